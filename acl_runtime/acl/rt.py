@@ -1,0 +1,129 @@
+"""``acl.rt``: runtime calls in pyACL's conventions (aclrtXxx -> acl.rt.xxx).
+
+Out-params come first and the status last: ``ptr, ret = acl.rt.malloc(size, policy)``;
+calls with nothing to return give ``ret`` alone. Nothing raises for a bad argument;
+``acl.get_recent_err_msg()`` gives the message of the last failure.
+Status codes: :mod:`acl_runtime.constants`.
+"""
+from __future__ import annotations
+
+from ..runtime import runtime
+from ._wrap import status_only, value_status
+
+
+@status_only
+def set_device(device_id: int):
+    """aclrtSetDevice: open device 0 (creates its default stream)."""
+    runtime().set_device(device_id)
+
+
+@status_only
+def reset_device(device_id: int):
+    """aclrtResetDevice: finish all work on the device."""
+    runtime().reset_device(device_id)
+
+
+@value_status(0)
+def malloc(size: int, policy: int = 0):
+    """aclrtMalloc -> (ptr, ret). 64 B aligned, size rounded up to 32 B.
+    207001 (ACL_ERROR_RT_MEMORY_ALLOCATION) when it does not fit in HBM."""
+    return runtime().malloc(size, policy)
+
+
+@status_only
+def free(ptr: int):
+    """aclrtFree: release device memory (waits for queued work first)."""
+    runtime().free(ptr)
+
+
+@value_status(0)
+def malloc_host(size: int):
+    """aclrtMallocHost -> (host_ptr, ret)."""
+    return runtime().malloc_host(size)
+
+
+@status_only
+def free_host(ptr: int):
+    """aclrtFreeHost."""
+    runtime().free_host(ptr)
+
+
+@status_only
+def memcpy(dst: int, dst_max: int, src: int, count: int, kind: int):
+    """aclrtMemcpy: synchronous copy of ``count`` bytes (kind: 0 H2H, 1 H2D, 2 D2H, 3 D2D).
+    Ordered after work already queued on the default stream."""
+    runtime().memcpy(dst, dst_max, src, count, kind, None, sync=True)
+
+
+@status_only
+def memcpy_async(dst: int, dst_max: int, src: int, count: int, kind: int, stream):
+    """aclrtMemcpyAsync: enqueue a copy on ``stream``."""
+    runtime().memcpy(dst, dst_max, src, count, kind, stream, sync=False)
+
+
+@value_status(0)
+def create_stream():
+    """aclrtCreateStream -> (stream, ret)."""
+    return runtime().create_stream()
+
+
+@status_only
+def destroy_stream(stream):
+    """aclrtDestroyStream (finishes the stream's work first)."""
+    runtime().destroy_stream(stream)
+
+
+@value_status(0)
+def create_event():
+    """aclrtCreateEvent -> (event, ret)."""
+    return runtime().create_event()
+
+
+@status_only
+def destroy_event(event):
+    """aclrtDestroyEvent."""
+    runtime().destroy_event(event)
+
+
+@status_only
+def record_event(event, stream):
+    """aclrtRecordEvent: enqueue EVENT_RECORD on ``stream``."""
+    runtime().record_event(event, stream)
+
+
+@status_only
+def stream_wait_event(stream, event):
+    """aclrtStreamWaitEvent: later tasks on ``stream`` wait for the event's latest
+    record (or its next one, if never recorded)."""
+    runtime().stream_wait_event(stream, event)
+
+
+@status_only
+def synchronize_stream(stream):
+    """aclrtSynchronizeStream. 507046 if the stream can never finish (waits on an
+    event nobody records); a failed kernel's error code otherwise."""
+    runtime().synchronize_stream(stream)
+
+
+@status_only
+def synchronize_device():
+    """aclrtSynchronizeDevice: finish every stream."""
+    runtime().synchronize_device()
+
+
+@status_only
+def synchronize_event(event):
+    """aclrtSynchronizeEvent: wait for the event's latest record (no-op if never recorded)."""
+    runtime().synchronize_event(event)
+
+
+@value_status(0.0)
+def event_elapsed_time(start, end):
+    """aclrtEventElapsedTime -> (ms, ret): simulated time between two completed records."""
+    return runtime().event_elapsed_time(start, end)
+
+
+@value_status("")
+def get_soc_name():
+    """aclrtGetSocName -> (name, ret): the chip preset's name."""
+    return runtime().need_device().chip.name

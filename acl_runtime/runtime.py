@@ -1,0 +1,327 @@
+"""Runtime state behind both API levels: one process-wide context, as in ACL.
+
+The pyACL-style binding (``acl_runtime.acl``) and the Pythonic layer
+(``acl_runtime.api``) both call :class:`Runtime`. Methods here raise
+:class:`AclError` (carrying an ACL status code); the binding turns that into a
+returned code, the Pythonic layer lets it propagate.
+"""
+from __future__ import annotations
+
+import os
+import weakref
+from typing import Any
+
+import numpy as np
+
+from npu_sim import DEFAULT_CHIP, Device, DeviceMemoryError, KernelConfigError, get_chip
+from npu_sim.program import KernelLaunch
+
+from . import constants as C
+from .host_clock import HostClock
+
+HOST_TRACK = ("host", "thread 0")
+
+
+class AclError(Exception):
+    """An ACL failure: ``code`` is the ACL status, ``str(err)`` a readable message."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(f"[{code} {C.ERROR_NAMES.get(code, '')}] {message}")
+        self.code = code
+        self.message = message
+
+
+class Runtime:
+    """Process-wide ACL state: initialised flag, the current device, streams, events,
+    the host clock, and host buffers known by pointer."""
+
+    def __init__(self) -> None:
+        self.initialized = False
+        self.device: Device | None = None
+        self.device_id: int | None = None
+        self.chip_name = os.environ.get("NPU_SIM_CHIP", DEFAULT_CHIP)
+        self.backed = True
+        self.clock = HostClock()
+        self.default_stream = None
+        self._host_bufs: "weakref.WeakValueDictionary[int, np.ndarray]" = weakref.WeakValueDictionary()
+        self._host_keep: dict[int, np.ndarray] = {}   # malloc_host buffers
+        self.last_error = ""
+        self._flow = 0
+
+    # ---- lifecycle ----------------------------------------------------------------
+    def init(self, chip: str | None = None, backed: bool = True) -> None:
+        if self.initialized:
+            raise AclError(C.ACL_ERROR_REPEAT_INITIALIZE, "acl.init called twice without acl.finalize")
+        if chip is not None:
+            get_chip(chip)  # validate now
+            self.chip_name = chip
+        self.backed = backed
+        self.initialized = True
+
+    def finalize(self) -> None:
+        self._need_init()
+        if self.device is not None:
+            self.device.run_until(None)
+        self.__init__()
+
+    def _need_init(self) -> None:
+        if not self.initialized:
+            raise AclError(C.ACL_ERROR_UNINITIALIZE, "ACL is not initialised: call acl.init() first")
+
+    def need_device(self) -> Device:
+        self._need_init()
+        if self.device is None:
+            raise AclError(C.ACL_ERROR_INVALID_DEVICE, "no device set: call acl.rt.set_device(0) first")
+        return self.device
+
+    def set_device(self, device_id: int) -> None:
+        self._need_init()
+        if not isinstance(device_id, int) or device_id != 0:
+            raise AclError(C.ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} does not exist (only device 0)")
+        if self.device is None:
+            self.device = Device(get_chip(self.chip_name), device_id, backed=self.backed)
+            self.device_id = device_id
+            self.default_stream = self.device.create_stream()
+
+    def reset_device(self, device_id: int) -> None:
+        dev = self.need_device()
+        if device_id != self.device_id:
+            raise AclError(C.ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} is not set")
+        dev.run_until(None)
+
+    # ---- host timeline ------------------------------------------------------------
+    def host_span(self, what: str, name: str | None = None, args: dict | None = None,
+                  flow: bool = False) -> tuple[float, int | None]:
+        """Charge a host call, record its span; returns (host time after, flow id)."""
+        start, dur = self.clock.advance(what)
+        fid = None
+        if flow:
+            self._flow += 1
+            fid = self._flow
+        if self.device is not None:
+            self.device.recorder.span(HOST_TRACK, name or what, start, dur, "host", args, flow_id=fid,
+                                      flow_out=flow)
+        return self.clock.now_ns, fid
+
+    # ---- memory -------------------------------------------------------------------
+    def malloc(self, size: int, policy: int = C.ACL_MEM_MALLOC_HUGE_FIRST) -> int:
+        dev = self.need_device()
+        if policy not in (0, 1, 2):
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown malloc policy {policy!r}")
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size <= 0:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"malloc size must be a positive integer, got {size!r}")
+        try:
+            addr = dev.memory.malloc(int(size))
+        except DeviceMemoryError as e:
+            raise AclError(C.ACL_ERROR_RT_MEMORY_ALLOCATION, str(e)) from None
+        t, _ = self.host_span("malloc", args={"bytes": int(size)})
+        dev.recorder.counter("device memory", "in use (bytes)", t, dev.memory.used_bytes)
+        return addr
+
+    def free(self, ptr: int) -> None:
+        dev = self.need_device()
+        # a free must not pull memory out from under queued work
+        dev.run_until(None)
+        self.clock.catch_up(dev.env.now)
+        try:
+            dev.memory.free(ptr)
+        except DeviceMemoryError as e:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+        t, _ = self.host_span("free")
+        dev.recorder.counter("device memory", "in use (bytes)", t, dev.memory.used_bytes)
+
+    def register_host(self, arr: np.ndarray) -> int:
+        if not isinstance(arr, np.ndarray) or not arr.flags.c_contiguous:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, "numpy_to_ptr needs a C-contiguous numpy array")
+        ptr = int(arr.ctypes.data)
+        self._host_bufs[ptr] = arr
+        return ptr
+
+    def malloc_host(self, size: int) -> int:
+        self._need_init()
+        if not isinstance(size, (int, np.integer)) or size <= 0:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"malloc_host size must be positive, got {size!r}")
+        arr = np.zeros(int(size), dtype=np.uint8)
+        ptr = self.register_host(arr)
+        self._host_keep[ptr] = arr
+        return ptr
+
+    def free_host(self, ptr: int) -> None:
+        self._need_init()
+        if self._host_keep.pop(ptr, None) is None:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"free_host of {ptr:#x}: not from malloc_host")
+
+    def host_view(self, ptr: int, nbytes: int) -> np.ndarray:
+        """uint8 view of ``nbytes`` at host pointer ``ptr`` (must lie in a known host buffer)."""
+        for base, arr in list(self._host_bufs.items()):
+            if base <= ptr and ptr + nbytes <= base + arr.nbytes:
+                flat = arr.reshape(-1).view(np.uint8)
+                return flat[ptr - base: ptr - base + nbytes]
+        raise AclError(C.ACL_ERROR_INVALID_PARAM,
+                       f"host pointer {ptr:#x} (+{nbytes} B) is not inside a buffer from acl.util.numpy_to_ptr "
+                       "or acl.rt.malloc_host")
+
+    def _check_dev(self, ptr: int, nbytes: int) -> None:
+        try:
+            self.device.memory.find(ptr, nbytes)
+        except DeviceMemoryError as e:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+
+    def memcpy(self, dst: int, dst_max: int, src: int, count: int, kind: int, stream=None, sync: bool = True) -> None:
+        dev = self.need_device()
+        for name, v in (("dst", dst), ("src", src), ("dst_max", dst_max), ("count", count)):
+            if not isinstance(v, (int, np.integer)) or v < 0:
+                raise AclError(C.ACL_ERROR_INVALID_PARAM, f"memcpy {name} must be a non-negative int, got {v!r}")
+        if count > dst_max:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"memcpy count {count} exceeds dst_max {dst_max}")
+        if kind not in (0, 1, 2, 3):
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown memcpy kind {kind!r}")
+        if count == 0:
+            return
+        mem = dev.memory
+        if kind == C.ACL_MEMCPY_HOST_TO_HOST:
+            self.host_view(dst, count)[...] = self.host_view(src, count)
+            return
+        if kind == C.ACL_MEMCPY_HOST_TO_DEVICE:
+            hv = self.host_view(src, count)
+            self._check_dev(dst, count)
+            snapshot = hv.copy() if not sync else hv  # async copies read the host buffer at enqueue (pinned-copy model)
+            apply = (lambda: mem.write(dst, snapshot)) if dev.backed else None
+            tag = "H2D"
+        elif kind == C.ACL_MEMCPY_DEVICE_TO_HOST:
+            hv = self.host_view(dst, count)
+            self._check_dev(src, count)
+
+            def apply():
+                if dev.backed:
+                    hv[...] = mem.read(src, count)
+            tag = "D2H"
+        else:
+            self._check_dev(src, count)
+            self._check_dev(dst, count)
+            apply = (lambda: mem.write(dst, mem.read(src, count))) if dev.backed else None
+            tag = "D2D"
+        s = self.stream(stream)
+        t, fid = self.host_span("memcpy" if sync else "memcpy_async", f"aclrtMemcpy{'' if sync else 'Async'} {tag}",
+                                {"bytes": count}, flow=True)
+        proc = dev.submit_memcpy(s, count, tag, apply, t, fid)
+        if sync:
+            self._wait(proc, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+
+    # ---- streams and events -------------------------------------------------------------
+    def stream(self, handle):
+        """Resolve a stream handle (None or 0 = default stream)."""
+        dev = self.need_device()
+        if handle is None or handle == 0:
+            return self.default_stream
+        s = dev.streams.get(handle) if isinstance(handle, (int, np.integer)) else None
+        if s is None:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"stream {handle!r} does not exist (destroyed or never created)")
+        return s
+
+    def create_stream(self) -> int:
+        dev = self.need_device()
+        self.host_span("create_stream")
+        return dev.create_stream().stream_id
+
+    def destroy_stream(self, handle) -> None:
+        s = self.stream(handle)
+        if s is self.default_stream:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, "the default stream cannot be destroyed")
+        self._wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+        del self.device.streams[s.stream_id]
+
+    def event(self, handle):
+        dev = self.need_device()
+        e = dev.events.get(handle) if isinstance(handle, (int, np.integer)) else None
+        if e is None:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"event {handle!r} does not exist")
+        return e
+
+    def create_event(self) -> int:
+        dev = self.need_device()
+        self.host_span("create_event")
+        return dev.create_event().event_id
+
+    def destroy_event(self, handle) -> None:
+        e = self.event(handle)
+        del self.device.events[e.event_id]
+
+    def record_event(self, event, stream) -> None:
+        e, s = self.event(event), self.stream(stream)
+        t, _ = self.host_span("record_event", "aclrtRecordEvent")
+        self.device.submit_record(s, e, t)
+
+    def stream_wait_event(self, stream, event) -> None:
+        e, s = self.event(event), self.stream(stream)
+        t, _ = self.host_span("stream_wait_event", "aclrtStreamWaitEvent")
+        self.device.submit_wait(s, e, t)
+
+    def _wait(self, ev, stream, timeout_code: int) -> None:
+        dev = self.device
+        if ev is None:
+            return
+        ok = dev.run_until(ev)
+        self.clock.catch_up(dev.env.now)
+        if not ok:
+            stuck = ", ".join(f"stream {s.stream_id}" for s in dev.blocked_streams())
+            raise AclError(timeout_code, f"synchronize would wait forever: {stuck} wait on an event that "
+                                         "nobody records (aclrtStreamWaitEvent with no matching aclrtRecordEvent)")
+        if stream is not None and stream.errors:
+            errs, stream.errors = stream.errors, []
+            code = C.ACL_ERROR_RT_MEMORY_ACCESS if any("access" in e or "alloc" in e for e in errs) \
+                else C.ACL_ERROR_RT_AICORE_EXCEPTION
+            raise AclError(code, "; ".join(errs))
+
+    def synchronize_stream(self, stream) -> None:
+        s = self.stream(stream)
+        self.host_span("synchronize", "aclrtSynchronizeStream")
+        self._wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+
+    def synchronize_device(self) -> None:
+        dev = self.need_device()
+        self.host_span("synchronize", "aclrtSynchronizeDevice")
+        for s in list(dev.streams.values()):
+            self._wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+
+    def synchronize_event(self, event) -> None:
+        e = self.event(event)
+        self.host_span("synchronize", "aclrtSynchronizeEvent")
+        if e.records:
+            self._wait(e.records[-1], None, C.ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
+
+    def event_elapsed_time(self, start, end) -> float:
+        a, b = self.event(start), self.event(end)
+        for name, e in (("start", a), ("end", b)):
+            if not e.records or not e.records[-1].processed:
+                raise AclError(C.ACL_ERROR_INVALID_PARAM,
+                               f"{name} event {e.event_id} has not completed a record: record it and synchronize first")
+        return (b.timestamp_ns - a.timestamp_ns) / 1e6
+
+    # ---- kernels (used by opsnn) ------------------------------------------------------------
+    def launch_kernel(self, stream, launch: KernelLaunch, host_args: dict | None = None) -> None:
+        """Enqueue a prepared kernel on ``stream``; charges the host a launch."""
+        dev = self.need_device()
+        s = self.stream(stream)
+        t, fid = self.host_span("aclnn_launch", f"aclnn{launch.spec.name}", host_args, flow=True)
+        try:
+            dev.submit_kernel(s, launch, t, fid)
+        except KernelConfigError as e:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+
+    @property
+    def chip(self):
+        return self.need_device().chip
+
+
+_RUNTIME = Runtime()
+
+
+def runtime() -> Runtime:
+    """The process-wide runtime."""
+    return _RUNTIME
+
+
+def current_chip():
+    """The chip config of the current device; raises AclError if none is set."""
+    return _RUNTIME.need_device().chip

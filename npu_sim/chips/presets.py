@@ -1,0 +1,113 @@
+"""Named chip presets and where each figure comes from.
+
+Sources (see ``../shared/DESIGN.md`` section 4):
+  [PC]  CANN platform config file for the chip (``Ascend910B2.ini`` etc.)
+  [AC]  Ascend C programming guide (buffer alignment, vector repeat width)
+  [310] third-party quote of the Ascend310P3 platform config; Atlas 300I Pro datasheet
+  [A]   assumption: no public figure found; chosen to be plausible and labelled here
+
+Figure by figure for ``ascend910b2`` (the default):
+  aic_count 24, aiv_count 48 .............. [PC] (1:2 AIC:AIV, separated architecture)
+  clock_hz 1.8e9 ........................... [PC] / msprof "Rated Freq"
+  cube_fp16_macs_per_cycle 4096 ............ [PC] 16x16x16 cube
+  cube_int8_macs_per_cycle 8192 ............ [PC] 16x32x16 cube
+  cube_fp32_macs_per_cycle 1024 ............ [A] a quarter of the fp16 rate
+  vector_bytes_per_cycle 256 ............... [AC] one 256 B repeat (8 x 32 B blocks) per cycle, [A] issue rate
+  ub/l1/l0a/l0b/l0c/bias table ............. [PC] 192 KiB / 512 KiB / 64 / 64 / 128 KiB / 1 KiB
+  l2_bytes 192 MiB ......................... [PC]
+  hbm_bytes 64 GiB ......................... [PC]
+  hbm_bandwidth 1600 GB/s .................. [A] third-party claims span 0.4-1.6 TB/s
+  l2_bandwidth 5000 GB/s ................... [A]
+  mte2/mte3 128 B/cycle, mte1 256 B/cycle,
+  fixpipe 128 B/cycle ...................... [A]
+  dma_latency_ns 100 ....................... [A] makes transfers under ~16 KB inefficient, as [AC] says
+  host link 25 GB/s, 2000 ns ............... [A] PCIe 4.0 x16 effective
+  kernel_launch_ns 3000, block_dispatch 100  [A]
+  scalar_ns_per_tile 20 .................... [A]
+"""
+from __future__ import annotations
+
+from .base import Architecture, ChipConfig
+
+KiB = 1024
+MiB = 1024 * KiB
+GiB = 1024 * MiB
+
+_COMMON = dict(
+    cube_fp16_macs_per_cycle=4096,
+    cube_int8_macs_per_cycle=8192,
+    cube_fp32_macs_per_cycle=1024,
+    vector_bytes_per_cycle=256,
+    scalar_ns_per_tile=20.0,
+    bias_table_bytes=1 * KiB,
+    mte2_bytes_per_cycle=128,
+    mte1_bytes_per_cycle=256,
+    mte3_bytes_per_cycle=128,
+    fixpipe_bytes_per_cycle=128,
+    dma_latency_ns=100.0,
+    host_link_bandwidth_bytes_per_ns=25.0,
+    host_link_latency_ns=2000.0,
+    kernel_launch_ns=3000.0,
+    block_dispatch_ns=100.0,
+)
+
+ASCEND910B2 = ChipConfig(
+    name="ascend910b2",
+    description="Ascend 910B2: 24 AIC + 48 AIV, separated architecture (default)",
+    architecture=Architecture.SEPARATED,
+    aic_count=24, aiv_count=48, clock_hz=1.8e9,
+    ub_bytes=192 * KiB, l1_bytes=512 * KiB, l0a_bytes=64 * KiB, l0b_bytes=64 * KiB, l0c_bytes=128 * KiB,
+    l2_bytes=192 * MiB, l2_bandwidth_bytes_per_ns=5000.0,
+    hbm_bytes=64 * GiB, hbm_bandwidth_bytes_per_ns=1600.0,
+    **_COMMON,
+)
+
+# 910B4: core counts, HBM and L2 sizes [PC]; clock and HBM bandwidth [A].
+ASCEND910B4 = ASCEND910B2.model_copy(update=dict(
+    name="ascend910b4",
+    description="Ascend 910B4: 20 AIC + 40 AIV, 32 GiB HBM, 96 MiB L2",
+    aic_count=20, aiv_count=40,
+    l2_bytes=96 * MiB, hbm_bytes=32 * GiB, hbm_bandwidth_bytes_per_ns=800.0,
+))
+
+# 310P3: coupled architecture, 8 AI Cores + 7 vector cores, UB 256 KiB, L1 1 MiB,
+# L0C 256 KiB, L2 16 MiB [310]; 1.08 GHz and 204.8 GB/s LPDDR4X [310 datasheet];
+# 24 GiB device memory [310 datasheet].
+ASCEND310P3 = ChipConfig(
+    name="ascend310p3",
+    description="Ascend 310P3: 8 AI Cores (coupled Cube+Vector) + 7 vector cores",
+    architecture=Architecture.COUPLED,
+    aic_count=8, aiv_count=7, clock_hz=1.08e9,
+    ub_bytes=256 * KiB, l1_bytes=1 * MiB, l0a_bytes=64 * KiB, l0b_bytes=64 * KiB, l0c_bytes=256 * KiB,
+    l2_bytes=16 * MiB, l2_bandwidth_bytes_per_ns=1000.0,
+    hbm_bytes=24 * GiB, hbm_bandwidth_bytes_per_ns=204.8,
+    **_COMMON,
+)
+
+# tiny: for tests. Two AI Cores and small buffers so that even small shapes tile
+# into many tiles with edge tiles. Every figure is an assumption.
+TINY = ChipConfig(
+    name="tiny",
+    description="Test chip: 2 AIC + 4 AIV, small buffers (all figures assumed)",
+    architecture=Architecture.SEPARATED,
+    aic_count=2, aiv_count=4, clock_hz=1.0e9,
+    ub_bytes=16 * KiB, l1_bytes=64 * KiB, l0a_bytes=16 * KiB, l0b_bytes=16 * KiB, l0c_bytes=32 * KiB,
+    l2_bytes=1 * MiB, l2_bandwidth_bytes_per_ns=200.0,
+    hbm_bytes=256 * MiB, hbm_bandwidth_bytes_per_ns=50.0,
+    **_COMMON,
+)
+
+PRESETS: dict[str, ChipConfig] = {c.name: c for c in (ASCEND910B2, ASCEND910B4, ASCEND310P3, TINY)}
+DEFAULT_CHIP = "ascend910b2"
+
+
+def get_chip(name_or_path: str | ChipConfig) -> ChipConfig:
+    """Return a preset by name, a config loaded from a ``.json``/``.yaml`` path, or
+    the config itself. Raises ``KeyError`` with the known names for an unknown name."""
+    if isinstance(name_or_path, ChipConfig):
+        return name_or_path
+    if name_or_path in PRESETS:
+        return PRESETS[name_or_path]
+    if name_or_path.endswith((".json", ".yaml", ".yml")):
+        return ChipConfig.from_file(name_or_path)
+    raise KeyError(f"unknown chip {name_or_path!r}; presets: {', '.join(PRESETS)} (or a .json/.yaml path)")

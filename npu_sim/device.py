@@ -1,0 +1,253 @@
+"""A simulated device: SimPy environment, cores, memory system, streams and events.
+
+The device clock is ``env.now`` in ns. It advances only when the host asks
+(:meth:`Device.run_until`), so the host can enqueue many tasks ahead of the device,
+as on hardware. A task never starts before the host time at which it was enqueued.
+
+Stream tasks (msprof's names): AI_CORE / AI_VECTOR_CORE kernels, MEMCPY,
+EVENT_RECORD, STREAM_WAIT_EVENT. Each stream runs its tasks in order; streams run
+concurrently and share cores, HBM and the host link.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import simpy
+
+from .chips import ChipConfig
+from .device_memory import DeviceMemory
+from .hardware.bandwidth import BandwidthServer
+from .hardware.cores import buffer_capacity, make_cores
+from .hardware.pipeline import run_block
+from .program import CoreType, KernelLaunch, Pipe
+from .trace import TraceRecorder
+
+
+class KernelConfigError(Exception):
+    """A kernel the chip cannot run: a buffer over capacity, no blocks, or no cores."""
+
+
+@dataclass
+class Stream:
+    """A hardware stream: an in-order task queue. ``last`` is the SimPy process of
+    the newest task (the next task waits on it)."""
+
+    stream_id: int
+    last: simpy.Event | None = None
+    errors: list[str] = field(default_factory=list)
+    task_count: int = 0
+
+
+@dataclass
+class HwEvent:
+    """A hardware event. Each record creates a SimPy event that fires when the record
+    task runs; ``pending_waits`` are waits enqueued before any record (they bind to
+    the next record). ``timestamp_ns`` is the time of the latest completed record."""
+
+    event_id: int
+    records: list[simpy.Event] = field(default_factory=list)
+    pending_waits: list[simpy.Event] = field(default_factory=list)
+    timestamp_ns: float | None = None
+
+
+class Device:
+    """One simulated NPU.
+
+    Args:
+        chip: the chip config.
+        device_id: trace label.
+        backed: False for timing-only runs (device memory holds no bytes and
+            kernel bodies are skipped).
+        recorder: where spans go; a new enabled one by default.
+    """
+
+    def __init__(self, chip: ChipConfig, device_id: int = 0, backed: bool = True,
+                 recorder: TraceRecorder | None = None):
+        self.chip = chip
+        self.device_id = device_id
+        self.backed = backed
+        self.env = simpy.Environment()
+        self.recorder = recorder if recorder is not None else TraceRecorder()
+        self.track_pid = f"device {device_id}"
+        self.memory = DeviceMemory(chip.hbm_bytes, chip.malloc_align_bytes, chip.malloc_round_bytes, backed)
+        self.hbm = BandwidthServer("HBM", chip.hbm_bandwidth_bytes_per_ns)
+        self.host_link = BandwidthServer("host link", chip.host_link_bandwidth_bytes_per_ns)
+        self.cores = make_cores(chip)
+        self.pools = {}
+        for ct, cores in self.cores.items():
+            store = simpy.Store(self.env)
+            store.items.extend(cores)
+            self.pools[ct] = store
+        self._capacity = {ct: buffer_capacity(chip, ct) for ct in CoreType}
+        self.streams: dict[int, Stream] = {}
+        self.events: dict[int, HwEvent] = {}
+        self._next_id = 0
+        self.pipe_busy_ns: dict[str, float] = {}
+        self.kernel_records: list[dict[str, Any]] = []
+
+    # ---- ids ------------------------------------------------------------------
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def create_stream(self) -> Stream:
+        s = Stream(self._new_id())
+        self.streams[s.stream_id] = s
+        return s
+
+    def create_event(self) -> HwEvent:
+        e = HwEvent(self._new_id())
+        self.events[e.event_id] = e
+        return e
+
+    # ---- task submission --------------------------------------------------------
+    def _chain(self, stream: Stream, gen_fn: Callable[[], Any], enqueue_ns: float, name: str) -> simpy.Process:
+        prev = stream.last
+        env = self.env
+
+        def task():
+            if prev is not None and not prev.processed:
+                yield prev
+            if enqueue_ns > env.now:
+                yield env.timeout(enqueue_ns - env.now)
+            try:
+                yield from gen_fn()
+            except Exception as exc:  # a task failure is a stream error, never a crash
+                stream.errors.append(f"{name}: {exc}")
+
+        stream.task_count += 1
+        stream.last = env.process(task())
+        return stream.last
+
+    def check_kernel(self, launch: KernelLaunch) -> None:
+        """Raise :class:`KernelConfigError` if the kernel cannot run on this chip."""
+        spec = launch.spec
+        if spec.block_dim <= 0:
+            raise KernelConfigError(f"{spec.name}: block_dim must be >= 1")
+        if not self.cores[spec.core_type]:
+            raise KernelConfigError(f"{spec.name}: chip {self.chip.name} has no {spec.core_type.value} cores")
+        cap = self._capacity[spec.core_type]
+        for buf, used in spec.buffers.items():
+            if buf not in cap:
+                raise KernelConfigError(f"{spec.name}: {spec.core_type.value} has no {buf.value} buffer")
+            if used > cap[buf]:
+                raise KernelConfigError(
+                    f"{spec.name}: tiling needs {used} B of {buf.value} but {self.chip.name} has {cap[buf]} B")
+
+    def submit_kernel(self, stream: Stream, launch: KernelLaunch, enqueue_ns: float,
+                      flow_id: int | None = None) -> simpy.Process:
+        """Enqueue a kernel. Raises KernelConfigError (before enqueueing) if it cannot run."""
+        self.check_kernel(launch)
+        return self._chain(stream, lambda: self._run_kernel(stream, launch, flow_id), enqueue_ns, launch.spec.name)
+
+    def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None):
+        env = self.env
+        spec = launch.spec
+        t0 = env.now
+        yield env.timeout(self.chip.kernel_launch_ns)
+        pool = self.pools[spec.core_type]
+        busy: dict[Pipe, float] = {}
+        procs = []
+        dispatch = self.chip.block_dispatch_ns
+        for prog in spec.blocks:
+            core = yield pool.get()
+            procs.append(env.process(self._block(core, prog, spec, busy, pool, dispatch)))
+        yield simpy.AllOf(env, procs)
+        if launch.body is not None and self.backed:
+            launch.body(self.memory)
+        dur = env.now - t0
+        busy_out = {p.value: b for p, b in busy.items()}
+        for p, b in busy_out.items():
+            self.pipe_busy_ns[p] = self.pipe_busy_ns.get(p, 0.0) + b
+        task = "AI_CORE" if spec.core_type is CoreType.AIC else "AI_VECTOR_CORE"
+        args = dict(spec.args, task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
+                    pipe_busy_ns=busy_out)
+        self.kernel_records.append(dict(name=spec.name, stream=stream.stream_id, start_ns=t0, dur_ns=dur, **args))
+        self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
+                           args, flow_id=flow_id)
+
+    def _block(self, core, prog, spec, busy, pool, dispatch):
+        if dispatch:
+            yield self.env.timeout(dispatch)
+        yield from run_block(self, core, prog, spec, busy)
+        pool.put(core)
+
+    def submit_memcpy(self, stream: Stream, nbytes: int, kind: str, apply: Callable[[], None] | None,
+                      enqueue_ns: float, flow_id: int | None = None) -> simpy.Process:
+        """Enqueue a copy of ``nbytes``. ``kind``: "H2D", "D2H", "D2D" (H2H is host-only).
+        ``apply`` moves the bytes when the copy completes. Time: see hardware/cost.py."""
+        return self._chain(stream, lambda: self._run_memcpy(stream, nbytes, kind, apply, flow_id), enqueue_ns,
+                           f"memcpy {kind}")
+
+    def _run_memcpy(self, stream, nbytes, kind, apply, flow_id):
+        env = self.env
+        t0 = env.now
+        if kind in ("H2D", "D2H"):
+            fin = self.host_link.reserve(t0, nbytes) + self.chip.host_link_latency_ns
+        else:
+            fin = self.hbm.reserve(t0, 2 * nbytes) + self.chip.dma_latency_ns
+        yield env.timeout(fin - t0)
+        if apply is not None:
+            apply()
+        self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), f"MEMCPY {kind}", t0, env.now - t0,
+                           "memcpy", {"bytes": nbytes, "task_type": "MEMCPY"}, flow_id=flow_id)
+
+    def submit_record(self, stream: Stream, event: HwEvent, enqueue_ns: float) -> simpy.Event:
+        """Enqueue EVENT_RECORD; returns the SimPy event that fires when it runs."""
+        fired = self.env.event()
+        event.records.append(fired)
+        waits, event.pending_waits = event.pending_waits, []
+
+        def gen():
+            event.timestamp_ns = self.env.now
+            fired.succeed(self.env.now)
+            for w in waits:
+                w.succeed()
+            self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), "EVENT_RECORD", self.env.now, 0.0,
+                               "task", {"event": event.event_id, "task_type": "EVENT_RECORD"})
+            return
+            yield  # pragma: no cover
+
+        self._chain(stream, gen, enqueue_ns, "EVENT_RECORD")
+        return fired
+
+    def submit_wait(self, stream: Stream, event: HwEvent, enqueue_ns: float) -> None:
+        """Enqueue STREAM_WAIT_EVENT: later tasks wait for the event's latest record,
+        or, if it was never recorded, for its next record."""
+        if event.records:
+            target = event.records[-1]
+        else:
+            target = self.env.event()
+            event.pending_waits.append(target)
+
+        def gen():
+            t0 = self.env.now
+            if not target.processed:
+                yield target
+            self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), "STREAM_WAIT_EVENT", t0,
+                               self.env.now - t0, "task", {"event": event.event_id, "task_type": "STREAM_WAIT_EVENT"})
+
+        self._chain(stream, gen, enqueue_ns, "STREAM_WAIT_EVENT")
+
+    # ---- running the clock -----------------------------------------------------
+    def run_until(self, event: simpy.Event | None) -> bool:
+        """Advance the device until ``event`` has been processed (or until nothing is
+        left when ``event`` is None). Returns False if the simulation ran dry first:
+        a deadlock, such as a stream waiting on an event that nobody records."""
+        env = self.env
+        step = env.step
+        peek = env.peek
+        if event is None:
+            while peek() != float("inf"):
+                step()
+            return True
+        while not event.processed:
+            if peek() == float("inf"):
+                return False
+            step()
+        return True
+
+    def blocked_streams(self) -> list[Stream]:
+        """Streams whose newest task has not finished (after a run, these are stuck)."""
+        return [s for s in self.streams.values() if s.last is not None and not s.last.processed]

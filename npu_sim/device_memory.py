@@ -1,0 +1,148 @@
+"""Device memory: a simulated address space with aclrtMalloc's rules and real bytes.
+
+Rules (DESIGN.md section 6, from the aclrtMalloc docs): addresses are
+``malloc_align_bytes`` (64 B) aligned; sizes are rounded up to ``malloc_round_bytes``
+(32 B); allocation beyond capacity fails. Every access is checked: an address in a
+freed allocation is a use-after-free, one outside any allocation (or running past
+its end) is out of bounds. Bytes live in one numpy ``uint8`` buffer per allocation
+(``np.zeros`` is lazily paged by the OS, so large idle allocations cost little).
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+import numpy as np
+
+#: first device address; 0 stays the null pointer
+DEVICE_BASE_ADDR = 0x1_0000_0000
+
+
+class DeviceMemoryError(Exception):
+    """A bad device-memory operation. ``kind`` is one of "oom", "invalid_free",
+    "use_after_free", "out_of_bounds", "invalid_size"."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(slots=True)
+class Allocation:
+    addr: int
+    size: int          #: usable bytes (requested, rounded to malloc_round_bytes)
+    reserved: int      #: bytes taken from the address space (aligned)
+    data: np.ndarray | None
+    live: bool = True
+
+
+class DeviceMemory:
+    """First-fit allocator over ``capacity_bytes`` of simulated HBM.
+
+    Args:
+        capacity_bytes: total device memory (bytes).
+        align_bytes: address alignment (bytes).
+        round_bytes: size granularity (bytes).
+        backed: if False (timing-only mode), no numpy buffers are created.
+    """
+
+    def __init__(self, capacity_bytes: int, align_bytes: int = 64, round_bytes: int = 32, backed: bool = True):
+        self.capacity_bytes = capacity_bytes
+        self.align_bytes = align_bytes
+        self.round_bytes = round_bytes
+        self.backed = backed
+        self._free: list[tuple[int, int]] = [(DEVICE_BASE_ADDR, capacity_bytes)]  # (addr, size), sorted
+        self._starts: list[int] = []            # sorted live starts
+        self._allocs: dict[int, Allocation] = {}
+        self._freed: list[tuple[int, int]] = []  # recently freed ranges, for messages
+        self.used_bytes = 0
+        self.peak_bytes = 0
+
+    # ---- allocation ----------------------------------------------------------
+    def malloc(self, size: int) -> int:
+        """Allocate ``size`` bytes; returns the address. Raises DeviceMemoryError
+        ("invalid_size" for size <= 0, "oom" when no free range fits)."""
+        if not isinstance(size, (int, np.integer)) or size <= 0:
+            raise DeviceMemoryError("invalid_size", f"malloc size must be a positive integer, got {size!r}")
+        size = -(-int(size) // self.round_bytes) * self.round_bytes
+        reserved = -(-size // self.align_bytes) * self.align_bytes
+        for i, (addr, free) in enumerate(self._free):
+            if free >= reserved:
+                if free == reserved:
+                    del self._free[i]
+                else:
+                    self._free[i] = (addr + reserved, free - reserved)
+                data = np.zeros(size, dtype=np.uint8) if self.backed else None
+                self._allocs[addr] = Allocation(addr, size, reserved, data)
+                bisect.insort(self._starts, addr)
+                self.used_bytes += reserved
+                self.peak_bytes = max(self.peak_bytes, self.used_bytes)
+                return addr
+        raise DeviceMemoryError(
+            "oom", f"out of device memory: asked {size} B, {self.capacity_bytes - self.used_bytes} B free "
+                   f"of {self.capacity_bytes} B (largest free range {max((f for _, f in self._free), default=0)} B)")
+
+    def free(self, addr: int) -> None:
+        """Release an allocation by its start address. Raises DeviceMemoryError
+        ("invalid_free") for an address that is not a live allocation's start."""
+        alloc = self._allocs.pop(addr, None)
+        if alloc is None:
+            was = any(a == addr for a, _ in self._freed)
+            raise DeviceMemoryError("invalid_free", f"free of {addr:#x}: " + (
+                "already freed (double free)" if was else "not the start of a live allocation"))
+        self._starts.remove(addr)
+        alloc.live = False
+        alloc.data = None
+        self.used_bytes -= alloc.reserved
+        self._freed.append((addr, alloc.size))
+        del self._freed[:-1024]
+        bisect.insort(self._free, (addr, alloc.reserved))
+        merged: list[tuple[int, int]] = []
+        for a, s in self._free:
+            if merged and merged[-1][0] + merged[-1][1] == a:
+                merged[-1] = (merged[-1][0], merged[-1][1] + s)
+            else:
+                merged.append((a, s))
+        self._free = merged
+
+    # ---- access --------------------------------------------------------------
+    def find(self, addr: int, nbytes: int) -> Allocation:
+        """The live allocation holding ``[addr, addr + nbytes)``; raises
+        DeviceMemoryError ("use_after_free" or "out_of_bounds") otherwise."""
+        i = bisect.bisect_right(self._starts, addr) - 1
+        if i >= 0:
+            alloc = self._allocs[self._starts[i]]
+            if addr + nbytes <= alloc.addr + alloc.size:
+                return alloc
+            if addr < alloc.addr + alloc.size:
+                raise DeviceMemoryError(
+                    "out_of_bounds", f"access [{addr:#x}, +{nbytes}) runs past the end of the allocation "
+                                     f"at {alloc.addr:#x} of {alloc.size} B")
+        for a, s in reversed(self._freed):
+            if a <= addr < a + s:
+                raise DeviceMemoryError("use_after_free", f"access at {addr:#x} is inside freed allocation {a:#x}")
+        raise DeviceMemoryError("out_of_bounds", f"access at {addr:#x} (+{nbytes} B) is not in any allocation")
+
+    def array(self, addr: int, shape: tuple[int, ...], dtype, strides: tuple[int, ...] | None = None) -> np.ndarray:
+        """A numpy view of device memory. ``strides`` in bytes (numpy convention);
+        the whole strided extent is bounds-checked. Raises DeviceMemoryError."""
+        dtype = np.dtype(dtype)
+        shape = tuple(int(s) for s in shape)
+        if strides is None:
+            extent = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        else:
+            extent = (sum((d - 1) * s for d, s in zip(shape, strides)) + dtype.itemsize) if all(shape) else 0
+        alloc = self.find(addr, max(extent, 0))
+        if alloc.data is None:
+            raise DeviceMemoryError("out_of_bounds", "device memory is not backed (timing-only mode)")
+        return np.ndarray(shape, dtype=dtype, buffer=alloc.data, offset=addr - alloc.addr, strides=strides)
+
+    def write(self, addr: int, data: bytes | np.ndarray) -> None:
+        """Copy host bytes into device memory (checked)."""
+        src = np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8) if not isinstance(data, np.ndarray) \
+            else np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+        self.array(addr, (src.size,), np.uint8)[...] = src
+
+    def read(self, addr: int, nbytes: int) -> np.ndarray:
+        """A copy of ``nbytes`` of device memory as uint8 (checked)."""
+        return self.array(addr, (nbytes,), np.uint8).copy()

@@ -1,0 +1,1 @@
+"""Hardware components: cost formulas, shared bandwidth, cores."""

@@ -1,0 +1,149 @@
+"""The contract between operators and the simulator: plain data, no behaviour.
+
+An operator library (``opsnn``) describes a kernel as a :class:`KernelSpec` at prepare
+time (phase 1) and hands a :class:`KernelLaunch` (spec + functional body) to the runtime
+at execute time (phase 2). ``npu_sim`` times the spec and runs the body; it never
+needs to know which operator it is beyond ``KernelSpec.name``, a label.
+
+The tile program mirrors the Ascend C model: a block processes tiles in order; each
+tile passes through an ordered list of stages (e.g. CopyIn on MTE2, Compute on
+VECTOR, CopyOut on MTE3), each on its own pipe; queues of depth ``buffer_num``
+between stages give double buffering (``buffer_num=2``), so tile i+1's copy-in
+overlaps tile i's compute.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Protocol
+
+import numpy as np
+
+
+class Pipe(str, Enum):
+    """AI Core pipes (CANN: PIPE_MTE2, PIPE_MTE1, PIPE_M (Cube), PIPE_FIX, PIPE_V, PIPE_MTE3, PIPE_S)."""
+
+    MTE2 = "MTE2"        #: GM -> L1 / L0A / L0B / UB
+    MTE1 = "MTE1"        #: L1 -> L0A / L0B
+    CUBE = "CUBE"        #: matrix multiply-accumulate into L0C
+    FIXPIPE = "FIXPIPE"  #: L0C -> GM / L1 (with dtype conversion)
+    VECTOR = "VECTOR"    #: vector unit on UB
+    MTE3 = "MTE3"        #: UB -> GM / L1
+    SCALAR = "SCALAR"    #: scalar unit (issue overhead)
+
+
+class CoreType(str, Enum):
+    """Which cores a kernel's blocks occupy: ``block_dim`` counts AICs for Cube
+    kernels and AIVs for vector kernels (Ascend C SetBlockDim docs)."""
+
+    AIC = "AIC"
+    AIV = "AIV"
+
+
+class Buffer(str, Enum):
+    """On-chip buffers and their owners: UB on AIV; L1, L0A, L0B, L0C, BT on AIC."""
+
+    UB = "UB"
+    L1 = "L1"
+    L0A = "L0A"
+    L0B = "L0B"
+    L0C = "L0C"
+    BT = "BT"
+
+
+#: pipes whose transfers touch global memory (and so share HBM bandwidth)
+GM_PIPES = frozenset({Pipe.MTE2, Pipe.MTE3, Pipe.FIXPIPE})
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One stage of one tile on one pipe. Only the field for that pipe matters.
+
+    Attributes:
+        pipe: the pipe that executes the stage.
+        nbytes: bytes moved (MTE1/MTE2/MTE3/FIXPIPE).
+        macs: multiply-accumulates (CUBE).
+        vector_bytes: operand bytes the vector unit streams through (VECTOR), summed
+            over every vector instruction the tile issues.
+        dtype: cube input dtype name ("float16", "bfloat16", "int8", "float32").
+    """
+
+    pipe: Pipe
+    nbytes: int = 0
+    macs: int = 0
+    vector_bytes: int = 0
+    dtype: str = "float16"
+
+
+@dataclass(frozen=True, slots=True)
+class TileSpec:
+    """``count`` identical tiles, each passing through ``stages`` in order."""
+
+    stages: tuple[Stage, ...]
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class BlockProgram:
+    """What one block (one core) executes: tile groups in order. Every group must use
+    the same pipe sequence (a pipe appears at most once per tile)."""
+
+    tiles: tuple[TileSpec, ...]
+
+    @property
+    def pipes(self) -> tuple[Pipe, ...]:
+        return tuple(s.pipe for s in self.tiles[0].stages) if self.tiles else ()
+
+    @property
+    def tile_count(self) -> int:
+        return sum(t.count for t in self.tiles)
+
+
+@dataclass
+class KernelSpec:
+    """A prepared kernel: everything timing needs, fixed in phase 1.
+
+    Attributes:
+        name: label for traces (the op type, e.g. "MatMul").
+        core_type: AIC (Cube) or AIV (Vector).
+        blocks: one :class:`BlockProgram` per block; ``block_dim == len(blocks)``.
+            Blocks may share one program object.
+        buffer_num: queue depth between stages (2 = double buffering).
+        buffers: bytes of each on-chip buffer one block uses (all queue slots
+            included); the simulator refuses a spec that exceeds the chip.
+        tiling_key: the kernel variant chosen by tiling.
+        args: trace arguments (shapes, dtypes, flops, bytes, tiling data).
+    """
+
+    name: str
+    core_type: CoreType
+    blocks: tuple[BlockProgram, ...]
+    buffer_num: int = 2
+    buffers: dict[Buffer, int] = field(default_factory=dict)
+    tiling_key: int = 0
+    args: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def block_dim(self) -> int:
+        return len(self.blocks)
+
+
+class MemoryAccess(Protocol):
+    """What a functional body sees: typed, bounds-checked numpy views of device memory."""
+
+    def array(self, addr: int, shape: tuple[int, ...], dtype: Any,
+              strides: tuple[int, ...] | None = None) -> np.ndarray: ...
+
+
+#: A functional body: computes the kernel's real numbers, reading and writing device
+#: memory through the accessor. Runs once, when the kernel completes in simulated time.
+KernelBody = Callable[[MemoryAccess], None]
+
+
+@dataclass(slots=True)
+class KernelLaunch:
+    """A spec bound to data: what phase 2 enqueues on a stream. ``body`` may be None
+    in timing-only runs."""
+
+    spec: KernelSpec
+    body: KernelBody | None

@@ -1,0 +1,17 @@
+"""Every aclnn entry point, names verbatim from CANN (the binding level).
+
+Phase 1: ``ws, executor, ret = aclnnXxxGetWorkspaceSize(inputs..., attrs..., outputs...)``
+Phase 2: ``ret = aclnnXxx(workspace, ws, executor, stream)``
+"""
+# ruff: noqa: F401
+from .base.dtypes import aclDataType, aclFormat
+from .base.executor import (aclDestroyAclOpExecutor, aclOpExecutor, aclSetAclOpExecutorRepeatable,
+                            aclSetInputTensorAddr, aclSetOutputTensorAddr, aclSetTensorAddr)
+from .base.status import (ACLNN_ERR_INNER, ACLNN_ERR_INNER_TILING_ERROR, ACLNN_ERR_PARAM_INVALID,
+                          ACLNN_ERR_PARAM_NULLPTR, ACLNN_ERR_RUNTIME_ERROR, ACLNN_SUCCESS, aclGetRecentErrMsg)
+from .base.tensor import (aclCreateIntArray, aclCreateScalar, aclCreateTensor, aclDestroyIntArray, aclDestroyScalar,
+                          aclDestroyTensor, aclIntArray, aclScalar, aclTensor)
+from .math.elementwise import (aclnnAdd, aclnnAddGetWorkspaceSize, aclnnAdds, aclnnAddsGetWorkspaceSize, aclnnRelu,
+                               aclnnReluGetWorkspaceSize)
+from .matmul.op_api import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnMatmul, aclnnMatmulGetWorkspaceSize, aclnnMm,
+                            aclnnMmGetWorkspaceSize)

@@ -1,0 +1,1 @@
+"""opbase analogue: tensor metadata, executors, status codes, shared tiling helpers."""

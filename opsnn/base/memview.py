@@ -1,0 +1,21 @@
+"""Views of device memory for functional bodies, from tensor metadata + an address."""
+from __future__ import annotations
+
+import numpy as np
+
+from npu_sim.program import MemoryAccess
+
+from .tensor import aclTensor
+
+
+def tensor_view(mem: MemoryAccess, addr: int, t: aclTensor) -> np.ndarray:
+    """numpy view of tensor ``t`` stored at device address ``addr`` (honours the
+    view's strides and offset; raises DeviceMemoryError on a bad address)."""
+    item = t.itemsize
+    return mem.array(addr + t.view_offset * item, t.view_shape, t.np_dtype,
+                     None if t.is_contiguous else tuple(s * item for s in t.view_strides))
+
+
+def write_out(mem: MemoryAccess, addr: int, t: aclTensor, value: np.ndarray) -> None:
+    """Store ``value`` (any float dtype) into output tensor ``t`` at ``addr``, cast to its dtype."""
+    tensor_view(mem, addr, t)[...] = np.asarray(value).astype(t.np_dtype, copy=False)
