@@ -257,11 +257,11 @@ class Runtime:
         t, _ = self.host_span("stream_wait_event", "aclrtStreamWaitEvent")
         self.device.submit_wait(s, e, t)
 
-    def _wait(self, ev, stream, timeout_code: int) -> None:
+    def _wait(self, ev, stream, timeout_code: int, progress=None) -> None:
         dev = self.device
         if ev is None:
             return
-        ok = dev.run_until(ev)
+        ok = dev.run_until(ev, progress)
         self.clock.catch_up(dev.env.now)
         if not ok:
             stuck = ", ".join(f"stream {s.stream_id}" for s in dev.blocked_streams())
@@ -273,10 +273,12 @@ class Runtime:
                 else C.ACL_ERROR_RT_AICORE_EXCEPTION
             raise AclError(code, "; ".join(errs))
 
-    def synchronize_stream(self, stream) -> None:
+    def synchronize_stream(self, stream, progress=None) -> None:
+        """Run the device until ``stream`` is idle. ``progress(kernels_done)``, if
+        given, is called now and then while the simulation runs (for progress bars)."""
         s = self.stream(stream)
         self.host_span("synchronize", "aclrtSynchronizeStream")
-        self._wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+        self._wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, progress)
 
     def synchronize_device(self) -> None:
         dev = self.need_device()
@@ -308,6 +310,10 @@ class Runtime:
             dev.submit_kernel(s, launch, t, fid)
         except KernelConfigError as e:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+
+    def kernels_completed(self) -> int:
+        """Kernels the device has finished so far (for progress reporting)."""
+        return len(self.need_device().kernel_records)
 
     @property
     def chip(self):

@@ -231,21 +231,25 @@ class Device:
         self._chain(stream, gen, enqueue_ns, "STREAM_WAIT_EVENT")
 
     # ---- running the clock -----------------------------------------------------
-    def run_until(self, event: simpy.Event | None) -> bool:
+    def run_until(self, event: simpy.Event | None, on_progress: Callable[[int], None] | None = None,
+                  every: int = 256) -> bool:
         """Advance the device until ``event`` has been processed (or until nothing is
         left when ``event`` is None). Returns False if the simulation ran dry first:
-        a deadlock, such as a stream waiting on an event that nobody records."""
+        a deadlock, such as a stream waiting on an event that nobody records.
+        ``on_progress(kernels_done)`` is called every ``every`` SimPy steps."""
         env = self.env
         step = env.step
         peek = env.peek
-        if event is None:
-            while peek() != float("inf"):
-                step()
-            return True
-        while not event.processed:
-            if peek() == float("inf"):
-                return False
+        inf = float("inf")
+        n = 0
+        while event is None or not event.processed:
+            if peek() == inf:
+                return event is None
             step()
+            if on_progress is not None:
+                n += 1
+                if n % every == 0:
+                    on_progress(len(self.kernel_records))
         return True
 
     def blocked_streams(self) -> list[Stream]:

@@ -1,0 +1,139 @@
+"""Load an ONNX model and fold what is constant.
+
+The onnx package's light models build their weights with ConstantOfShape, so folding
+happens before anything reaches the device: every node whose inputs are all known
+on the host is evaluated here (ConstantOfShape, Constant, Shape, ... directly in
+numpy; anything else through ``onnx.reference`` on a one-node model). What is left
+is a list of :class:`Node` to lower onto opsnn operators.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+
+class UnsupportedModelError(Exception):
+    """The model uses something the frontend cannot run; the message names the op and node."""
+
+
+@dataclass
+class Node:
+    """One ONNX node left after folding. ``attrs`` are plain Python values."""
+
+    op_type: str
+    name: str
+    inputs: list[str]
+    outputs: list[str]
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Graph:
+    """A folded graph: runtime inputs (name -> (shape, dtype)), constants (name ->
+    array), nodes in topological order, output names and the default-domain opset."""
+
+    name: str
+    inputs: dict[str, tuple[tuple[int, ...], np.dtype]]
+    constants: dict[str, np.ndarray]
+    nodes: list[Node]
+    outputs: list[str]
+    opset: int
+    model: onnx.ModelProto
+
+
+def _elem_dtype(elem_type: int) -> np.dtype:
+    return np.dtype(helper.tensor_dtype_to_np_dtype(elem_type))
+
+
+def _attrs(node: onnx.NodeProto) -> dict[str, Any]:
+    out = {}
+    for a in node.attribute:
+        v = helper.get_attribute_value(a)
+        if isinstance(v, onnx.TensorProto):
+            v = numpy_helper.to_array(v)
+        elif isinstance(v, bytes):
+            v = v.decode()
+        elif isinstance(v, list) and v and isinstance(v[0], bytes):
+            v = [x.decode() for x in v]
+        out[a.name] = v
+    return out
+
+
+def _fold_one(node: onnx.NodeProto, values: list[np.ndarray], opset: int) -> list[np.ndarray]:
+    op = node.op_type
+    at = _attrs(node)
+    if op == "ConstantOfShape":
+        value = at.get("value", np.zeros(1, np.float32))
+        return [np.full(tuple(int(d) for d in values[0]), value.reshape(-1)[0], dtype=value.dtype)]
+    if op == "Constant":
+        if "value" in at:
+            return [np.asarray(at["value"])]
+        for k in ("value_float", "value_int"):
+            if k in at:
+                return [np.asarray(at[k])]
+        for k in ("value_floats", "value_ints"):
+            if k in at:
+                return [np.asarray(at[k])]
+    if op == "Shape":
+        return [np.asarray(values[0].shape, dtype=np.int64)]
+    if op == "Identity":
+        return [values[0]]
+    # generic: run the one node through the onnx reference evaluator
+    from onnx.reference import ReferenceEvaluator
+    ins = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+           for n, v in zip(node.input, values) if n]
+    outs = [helper.make_tensor_value_info(n, onnx.TensorProto.UNDEFINED, None) for n in node.output]
+    g = helper.make_graph([node], "fold", ins, outs)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    ev = ReferenceEvaluator(m)
+    res = ev.run(None, {n: v for n, v in zip(node.input, values) if n})
+    return [np.asarray(r) for r in res]
+
+
+def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, np.ndarray] | None = None) -> Graph:
+    """Load and fold a model. ``overrides`` replace graph inputs that have
+    initializers (e.g. weights fed through ``--inputs``) or feed real inputs for
+    folding. Raises :class:`UnsupportedModelError` for an unreadable model."""
+    if isinstance(path_or_model, onnx.ModelProto):
+        model = path_or_model
+    else:
+        try:
+            model = onnx.load(str(path_or_model))
+        except Exception as e:  # noqa: BLE001 - protobuf raises many kinds
+            raise UnsupportedModelError(f"cannot read ONNX model {path_or_model}: {e}") from None
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
+    g = model.graph
+    consts: dict[str, np.ndarray] = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+    overrides = overrides or {}
+    inputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
+    for vi in g.input:
+        if vi.name in overrides and vi.name in consts:
+            consts[vi.name] = np.asarray(overrides[vi.name])
+            continue
+        if vi.name in consts:
+            continue
+        tt = vi.type.tensor_type
+        shape = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim)
+        inputs[vi.name] = (shape, _elem_dtype(tt.elem_type))
+    nodes: list[Node] = []
+    for n in g.node:
+        if n.domain not in ("", "ai.onnx"):
+            raise UnsupportedModelError(f"op {n.domain}::{n.op_type} (node {n.name or n.output[0]!r}) "
+                                        "is from a custom domain")
+        if all((not i) or i in consts for i in n.input):
+            try:
+                res = _fold_one(n, [consts[i] for i in n.input if i], opset)
+            except Exception as e:  # noqa: BLE001
+                raise UnsupportedModelError(f"cannot fold constant {n.op_type} node {n.name or n.output[0]!r}: {e}") \
+                    from None
+            for name, v in zip(n.output, res):
+                consts[name] = v
+            continue
+        nodes.append(Node(n.op_type, n.name or n.output[0], list(n.input), list(n.output), _attrs(n)))
+    outputs = [o.name for o in g.output]
+    return Graph(g.name or "model", inputs, consts, nodes, outputs, opset, model)
