@@ -18,7 +18,7 @@ import simpy
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
 from .hardware.bandwidth import BandwidthServer
-from .hardware.cores import buffer_capacity, make_cores
+from .hardware.cores import Core, CorePool, buffer_capacity, make_cores
 from .hardware.pipeline import run_block
 from .program import CoreType, KernelLaunch, Pipe
 from .trace import TraceRecorder
@@ -74,11 +74,7 @@ class Device:
         self.hbm = BandwidthServer("HBM", chip.hbm_bandwidth_bytes_per_ns)
         self.host_link = BandwidthServer("host link", chip.host_link_bandwidth_bytes_per_ns)
         self.cores = make_cores(chip)
-        self.pools = {}
-        for ct, cores in self.cores.items():
-            store = simpy.Store(self.env)
-            store.items.extend(cores)
-            self.pools[ct] = store
+        self.pools = {ct: CorePool(self.env, cores) for ct, cores in self.cores.items()}
         self._capacity = {ct: buffer_capacity(chip, ct) for ct in CoreType}
         self.streams: dict[int, Stream] = {}
         self.events: dict[int, HwEvent] = {}
@@ -151,7 +147,9 @@ class Device:
         procs = []
         dispatch = self.chip.block_dispatch_ns
         for prog in spec.blocks:
-            core = yield pool.get()
+            core = pool.acquire()
+            if not isinstance(core, Core):
+                core = yield core
             procs.append(env.process(self._block(core, prog, spec, busy, pool, dispatch)))
         yield simpy.AllOf(env, procs)
         if launch.body is not None and self.backed:
@@ -171,7 +169,7 @@ class Device:
         if dispatch:
             yield self.env.timeout(dispatch)
         yield from run_block(self, core, prog, spec, busy)
-        pool.put(core)
+        pool.release(core)
 
     def submit_memcpy(self, stream: Stream, nbytes: int, kind: str, apply: Callable[[], None] | None,
                       enqueue_ns: float, flow_id: int | None = None) -> simpy.Process:

@@ -35,3 +35,30 @@ def make_cores(chip: ChipConfig) -> dict[CoreType, list[Core]]:
     aic = [Core(f"AIC{i}", CoreType.AIC, i) for i in range(chip.aic_count)]
     aiv = [Core(f"AIV{i}", CoreType.AIV, i) for i in range(chip.vector_core_count)]
     return {CoreType.AIC: aic, CoreType.AIV: aiv}
+
+
+class CorePool:
+    """Free cores of one type. :meth:`acquire` hands a core over at once when one is
+    free (no SimPy event), else returns an event that fires with a core when one is
+    released; waiters are served first come, first served."""
+
+    __slots__ = ("env", "free", "waiters")
+
+    def __init__(self, env, cores: list[Core]):
+        self.env = env
+        self.free = list(reversed(cores))  # pop() gives the lowest index first
+        self.waiters: list = []
+
+    def acquire(self):
+        """A free :class:`Core`, or a SimPy event whose value is the core."""
+        if self.free and not self.waiters:
+            return self.free.pop()
+        ev = self.env.event()
+        self.waiters.append(ev)
+        return ev
+
+    def release(self, core: Core) -> None:
+        if self.waiters:
+            self.waiters.pop(0).succeed(core)
+        else:
+            self.free.append(core)

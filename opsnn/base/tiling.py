@@ -43,9 +43,14 @@ class VectorTilingData:
     ub_bytes_used: int
 
 
+#: smallest input a vector block is given (bytes) [A]: below this, dispatching one more
+#: block costs more than the transfer it would take over
+MIN_BLOCK_BYTES = 4096
+
+
 def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_unit: float,
                   out_bytes_per_unit: float, vec_bytes_per_unit: float, *, tmp_bytes_per_unit: float = 0.0,
-                  fixed_ub_bytes: int = 0, buffer_num: int = 2, min_units_per_block: int = 1,
+                  fixed_ub_bytes: int = 0, buffer_num: int = 2, min_units_per_block: int | None = None,
                   tiling_key: int = 0, args: dict | None = None) -> tuple[KernelSpec, VectorTilingData]:
     """Tile ``total_units`` units over AIVs and UB.
 
@@ -68,6 +73,9 @@ def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_un
         step = int(32 // in_bytes_per_unit) or 1
         ub_factor = max(step, ub_factor // step * step)
     cores = chip.vector_core_count
+    if min_units_per_block is None:
+        per_unit = max(in_bytes_per_unit + out_bytes_per_unit, 1e-9)
+        min_units_per_block = max(1, int(MIN_BLOCK_BYTES // per_unit))
     block_dim = max(1, min(cores, ceil_div(total_units, max(min_units_per_block, 1))))
     per_block = ceil_div(total_units, block_dim)
     block_dim = ceil_div(total_units, per_block)
