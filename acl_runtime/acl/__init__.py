@@ -22,6 +22,9 @@ def init(config_path: str | None = None, chip: str | None = None, timing_only: b
     except KeyError as e:
         from ..runtime import AclError
         raise AclError(constants.ACL_ERROR_INVALID_PARAM, str(e).strip('"')) from None
+    except OSError as e:  # a chip config path that cannot be read
+        from ..runtime import AclError
+        raise AclError(constants.ACL_ERROR_INVALID_PARAM, f"chip config: {e}") from None
 
 
 @status_only
