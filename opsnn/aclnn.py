@@ -15,3 +15,5 @@ from .math.elementwise import (aclnnAdd, aclnnAddGetWorkspaceSize, aclnnAdds, ac
                                aclnnReluGetWorkspaceSize)
 from .matmul.op_api import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnMatmul, aclnnMatmulGetWorkspaceSize, aclnnMm,
                             aclnnMmGetWorkspaceSize)
+from .conv.op_api import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
+from .norm.batch_norm import aclnnBatchNorm, aclnnBatchNormGetWorkspaceSize

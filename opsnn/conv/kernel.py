@@ -1,0 +1,90 @@
+"""Kernel half of aclnnConvolution: the numpy functional body.
+
+The Cube runs convolution as an implicit GEMM (Load3D expands the feature map into
+im2col rows on the fly) and accumulates in fp32 in L0C; FixPipe adds nothing but the
+dtype conversion on the way out. The body mirrors that numerically: fp16/bf16 inputs
+are widened to float32, the GEMM runs in float32 and the result is cast on write.
+
+Speed matters (a whole ResNet-50 runs through this body), so:
+  * 1x1 kernels without padding are a plain (batched) matmul on the feature map,
+    strided first if the stride is > 1: no im2col at all;
+  * everything else pads once into a float32 buffer, takes a zero-copy
+    ``sliding_window_view``, and makes one im2col copy laid out [G, Cg*kh*kw, N*Ho*Wo]
+    so that the weights are used as stored ([G, Cout/G, Cg*kh*kw], no copy) and a
+    single batched ``np.matmul`` (one BLAS GEMM per group) yields [G, Cout/G, N*Ho*Wo],
+    which is already NCHW when N == 1;
+  * depthwise convs (one input channel per group) skip the GEMM and accumulate
+    kh*kw broadcast multiply-adds, which is faster than thousands of tiny GEMMs.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from ..base.memview import tensor_view, write_out
+
+
+def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: int,
+                bias: np.ndarray | None = None, to_fp16: bool = False) -> np.ndarray:
+    """float32 conv of NCHW ``x`` with ``w`` [Cout, C/groups, kh, kw]; ``pads`` is
+    (top, bottom, left, right). Returns a float32 [N, Cout, Ho, Wo] array."""
+    n, c, h, wd = x.shape
+    co, cg, kh, kw = w.shape
+    sh, sw = stride
+    dh, dw = dilation
+    pt, pb, pl, pr = pads
+    g = groups
+    cog = co // g
+    ho = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
+    wo = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    wf = w.astype(np.float32)
+    if to_fp16:
+        wf = wf.astype(np.float16).astype(np.float32)
+    if kh == 1 and kw == 1 and not (pt or pb or pl or pr):
+        # 1x1 fast path: out[n, g] = W[g] @ x[n, g] over the (strided) pixels
+        xs = x[:, :, ::sh, ::sw] if (sh > 1 or sw > 1) else x
+        xs = xs[:, :, :ho, :wo]
+        xf = np.ascontiguousarray(xs, dtype=np.float32)
+        if to_fp16:
+            xf = xf.astype(np.float16).astype(np.float32)
+        r = np.matmul(wf.reshape(g, cog, cg), xf.reshape(n, g, cg, ho * wo))  # [N, G, Cog, HoWo]
+        r = r.reshape(n, co, ho, wo)
+    else:
+        xp = np.zeros((n, c, h + pt + pb, wd + pl + pr), np.float32)
+        xp[:, :, pt:pt + h, pl:pl + wd] = x  # casts fp16/bf16 to float32 on the way
+        if to_fp16:
+            xp = xp.astype(np.float16).astype(np.float32)
+        ekh, ekw = dh * (kh - 1) + 1, dw * (kw - 1) + 1
+        v = sliding_window_view(xp, (ekh, ekw), axis=(2, 3))  # [N, C, Hp-ekh+1, Wp-ekw+1, ekh, ekw]
+        v = v[:, :, ::sh, ::sw, ::dh, ::dw][:, :, :ho, :wo]      # [N, C, Ho, Wo, kh, kw], zero-copy
+        if cg == 1 and cog == 1:
+            # depthwise: per-tap broadcast multiply-add
+            acc = np.zeros((n, c, ho, wo), np.float32)
+            for i in range(kh):
+                for j in range(kw):
+                    acc += v[:, :, :, :, i, j] * wf[:, 0, i, j].reshape(1, c, 1, 1)
+            r = acc
+        else:
+            cols = v.reshape(n, g, cg, ho, wo, kh, kw).transpose(1, 2, 5, 6, 0, 3, 4)
+            cols = cols.reshape(g, cg * kh * kw, n * ho * wo)  # the one im2col copy
+            r = np.matmul(wf.reshape(g, cog, cg * kh * kw), cols)  # [G, Cog, N*Ho*Wo]
+            r = r.reshape(co, n, ho, wo)
+            r = r[:, 0][None] if n == 1 else r.transpose(1, 0, 2, 3)
+    if bias is not None:
+        r += bias.astype(np.float32).reshape(1, co, 1, 1)
+    return r
+
+
+def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, to_fp16=False):
+    """Body factory. Slots: input, weight, [bias,] output."""
+    def make(addrs, ws):
+        def body(mem):
+            if out_t.numel == 0:
+                return
+            x = tensor_view(mem, addrs[0], in_t)
+            w = tensor_view(mem, addrs[1], w_t)
+            b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
+            r = conv2d_nchw(x, w, stride, pads, dilation, groups, b, to_fp16)
+            write_out(mem, addrs[-1], out_t, r)
+        return body
+    return make

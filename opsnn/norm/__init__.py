@@ -1,0 +1,1 @@
+"""Normalisation operators (aclnnBatchNorm, inference)."""
