@@ -17,3 +17,8 @@ from .matmul.op_api import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnMatmul,
                             aclnnMmGetWorkspaceSize)
 from .conv.op_api import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
 from .norm.batch_norm import aclnnBatchNorm, aclnnBatchNormGetWorkspaceSize
+from .pooling.op_api import (aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWorkspaceSize, aclnnAvgPool2d,
+                             aclnnAvgPool2dGetWorkspaceSize, aclnnMaxPool, aclnnMaxPool2dWithIndices,
+                             aclnnMaxPool2dWithIndicesGetWorkspaceSize, aclnnMaxPoolGetWorkspaceSize)
+from .activation.softmax import aclnnSoftmax, aclnnSoftmaxGetWorkspaceSize
+from .activation.lrn import aclnnLrn, aclnnLrnGetWorkspaceSize
