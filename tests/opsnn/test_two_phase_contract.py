@@ -1,0 +1,212 @@
+"""The aclnn two-phase contract (DESIGN.md section 5) through the pyACL-style binding,
+written as a CANN user writes it: aclCreateTensor, phase 1
+(aclnnXxxGetWorkspaceSize -> workspace size, executor, status), workspace malloc,
+phase 2 (aclnnXxx(workspace, size, executor, stream)), synchronize.
+
+Status codes: 0 ACLNN_SUCCESS, 161001 ACLNN_ERR_PARAM_NULLPTR, 161002 ACLNN_ERR_PARAM_INVALID.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import opsnn
+from acl_runtime import acl
+from acl_runtime.runtime import runtime
+from tests.conftest import rel_err
+
+ND = opsnn.aclFormat.ACL_FORMAT_ND
+F32 = opsnn.aclDataType.ACL_FLOAT
+
+
+def _ref(a, b):
+    return a.astype(np.float64) @ b.astype(np.float64)
+
+
+class Problem:
+    """a [m, k] @ b [k, n] -> c [m, n], float32, on the device."""
+
+    def __init__(self, npu, rng, m=48, k=40, n=36):
+        self.a = rng.standard_normal((m, k)).astype(np.float32)
+        self.b = rng.standard_normal((k, n)).astype(np.float32)
+        self.pa, self.ta = npu.to_device(self.a)
+        self.pb, self.tb = npu.to_device(self.b)
+        self.pc, self.tc = npu.empty((m, n), np.float32)
+        self.out_shape = (m, n)
+
+    def prepare(self):
+        return opsnn.aclnnMatmulGetWorkspaceSize(self.ta, self.tb, self.tc, 0)
+
+
+def _phase2(npu, ws, executor, launch=opsnn.aclnnMatmul, stream=0):
+    wptr = npu.malloc(ws) if ws else 0
+    return launch(wptr, ws, executor, stream)
+
+
+def _sync():
+    assert acl.rt.synchronize_stream(0) == 0, acl.get_recent_err_msg()
+
+
+def test_matmul_matches_float64(npu, rng):
+    """Phase 1 + phase 2 + sync gives a @ b to 1e-5 relative against float64 numpy."""
+    p = Problem(npu, rng, 100, 70, 130)
+    ws, ex, ret = p.prepare()
+    assert ret == 0 and isinstance(ex, opsnn.aclOpExecutor)
+    assert _phase2(npu, ws, ex) == 0
+    _sync()
+    assert rel_err(npu.to_host(p.pc, p.out_shape, np.float32), _ref(p.a, p.b)) < 1e-5
+
+
+def test_second_run_of_single_use_executor_fails(npu, rng):
+    """An executor is single-use by default: a second phase 2 returns 161002 and says why."""
+    p = Problem(npu, rng)
+    ws, ex, ret = p.prepare()
+    assert ret == 0
+    assert _phase2(npu, ws, ex) == 0
+    assert _phase2(npu, ws, ex) == opsnn.ACLNN_ERR_PARAM_INVALID == 161002
+    assert "not repeatable" in opsnn.aclGetRecentErrMsg()
+    _sync()
+    assert rel_err(npu.to_host(p.pc, p.out_shape, np.float32), _ref(p.a, p.b)) < 1e-5
+
+
+def test_repeatable_executor_rebound_to_new_data_then_destroyed(npu, rng):
+    """aclSetAclOpExecutorRepeatable after phase 1 allows reruns; aclSetInputTensorAddr /
+    aclSetOutputTensorAddr rebind it to new buffers, giving the new correct result;
+    after aclDestroyAclOpExecutor a run fails with 161002."""
+    p = Problem(npu, rng)
+    ws, ex, ret = p.prepare()
+    assert ret == 0
+    assert opsnn.aclSetAclOpExecutorRepeatable(ex) == 0
+    assert _phase2(npu, ws, ex) == 0
+    _sync()
+    first = npu.to_host(p.pc, p.out_shape, np.float32)
+    assert rel_err(first, _ref(p.a, p.b)) < 1e-5
+
+    a2 = rng.standard_normal(p.a.shape).astype(np.float32)
+    b2 = rng.standard_normal(p.b.shape).astype(np.float32)
+    pa2, _ = npu.to_device(a2)
+    pb2, _ = npu.to_device(b2)
+    pc2, _ = npu.empty(p.out_shape, np.float32)
+    assert opsnn.aclSetInputTensorAddr(ex, 0, p.ta, pa2) == 0
+    assert opsnn.aclSetInputTensorAddr(ex, 1, p.tb, pb2) == 0
+    assert opsnn.aclSetOutputTensorAddr(ex, 0, p.tc, pc2) == 0
+    assert _phase2(npu, ws, ex) == 0
+    _sync()
+    assert rel_err(npu.to_host(pc2, p.out_shape, np.float32), _ref(a2, b2)) < 1e-5
+    np.testing.assert_array_equal(npu.to_host(p.pc, p.out_shape, np.float32), first)  # old output untouched
+
+    assert _phase2(npu, ws, ex) == 0                     # still repeatable
+    assert opsnn.aclDestroyAclOpExecutor(ex) == 0
+    assert _phase2(npu, ws, ex) == 161002
+    assert "destroyed" in opsnn.aclGetRecentErrMsg()
+    assert opsnn.aclDestroyAclOpExecutor(ex) == 161002   # destroying twice
+    _sync()
+
+
+def test_null_tensor_is_161001(npu, rng):
+    """A null input or output tensor in phase 1 is ACLNN_ERR_PARAM_NULLPTR, naming it."""
+    p = Problem(npu, rng)
+    for args, name in (((None, p.tb, p.tc), "self"), ((p.ta, None, p.tc), "mat2"), ((p.ta, p.tb, None), "out")):
+        ws, ex, ret = opsnn.aclnnMatmulGetWorkspaceSize(*args, 0)
+        assert (ws, ex, ret) == (0, None, 161001)
+        assert name in opsnn.aclGetRecentErrMsg() and "null" in opsnn.aclGetRecentErrMsg()
+    assert opsnn.aclnnMatmul(0, 0, None, 0) == 161001
+
+
+def test_mismatched_k_is_161002(npu, rng):
+    """self [m, k] with mat2 [k', n], k != k': ACLNN_ERR_PARAM_INVALID naming both K."""
+    _, ta = npu.empty((8, 5), np.float32)
+    _, tb = npu.empty((6, 4), np.float32)
+    _, tc = npu.empty((8, 4), np.float32)
+    ws, ex, ret = opsnn.aclnnMatmulGetWorkspaceSize(ta, tb, tc, 0)
+    assert (ex, ret) == (None, 161002)
+    msg = opsnn.aclGetRecentErrMsg()
+    assert "K=5" in msg and "K=6" in msg
+
+
+def test_malloc_larger_than_hbm_fails(npu):
+    """aclrtMalloc beyond HBM returns a non-zero status (207001) and a null pointer."""
+    ptr, ret = acl.rt.malloc(runtime().chip.hbm_bytes + 1, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert ret != 0 and ret == acl.ACL_ERROR_RT_MEMORY_ALLOCATION and ptr == 0
+
+
+def test_set_input_tensor_addr_index_out_of_range_is_161002(npu, rng):
+    """Matmul has inputs 0 and 1 and output 0: other indices are refused."""
+    p = Problem(npu, rng)
+    ws, ex, _ = p.prepare()
+    assert opsnn.aclSetInputTensorAddr(ex, 2, p.ta, p.pa) == 161002
+    assert "out of range" in opsnn.aclGetRecentErrMsg()
+    assert opsnn.aclSetInputTensorAddr(ex, -1, p.ta, p.pa) == 161002
+    assert opsnn.aclSetOutputTensorAddr(ex, 1, p.tc, p.pc) == 161002
+    assert opsnn.aclSetInputTensorAddr(ex, 0, p.ta, p.pa + 4) == 161002   # misaligned address
+    assert opsnn.aclSetInputTensorAddr(None, 0, p.ta, p.pa) == 161001
+    assert _phase2(npu, ws, ex) == 0                   # the executor is unharmed
+    _sync()
+
+
+def test_workspace_smaller_than_asked_is_161002(npu, rng):
+    """Phase 2 with less workspace than phase 1 asked for is refused (the executor is
+    crafted to need 4 KiB: the built-in matmul needs none)."""
+    p = Problem(npu, rng)
+    ws, ex, ret = p.prepare()
+    assert ret == 0 and ws == 0
+    ex.workspace_size = 4096
+    small = npu.malloc(1024)
+    assert opsnn.aclnnMatmul(small, 1024, ex, 0) == 161002
+    assert "smaller" in opsnn.aclGetRecentErrMsg() and "4096" in opsnn.aclGetRecentErrMsg()
+    assert opsnn.aclnnMatmul(0, 4096, ex, 0) == 161001   # the size is right but the address null
+    assert opsnn.aclnnMatmul(npu.malloc(4096), 4096, ex, 0) == 0
+    _sync()
+    assert rel_err(npu.to_host(p.pc, p.out_shape, np.float32), _ref(p.a, p.b)) < 1e-5
+
+
+def test_executor_of_another_op_is_161002(npu, rng):
+    """An executor prepared by aclnnRelu cannot be run by aclnnMatmul (and vice versa)."""
+    p = Problem(npu, rng)
+    _, relu_ex, ret = opsnn.aclnnReluGetWorkspaceSize(p.tc, p.tc)
+    assert ret == 0
+    assert opsnn.aclnnMatmul(0, 0, relu_ex, 0) == 161002
+    assert "aclnnRelu" in opsnn.aclGetRecentErrMsg()
+    _, mm_ex, _ = p.prepare()
+    assert opsnn.aclnnRelu(0, 0, mm_ex, 0) == 161002
+    assert opsnn.aclnnMatmul(0, 0, mm_ex, 0) == 0      # rejected runs did not consume it
+
+
+def test_create_tensor_rejects_bad_metadata(npu):
+    """aclCreateTensor returns None with a message for a negative stride, a device address
+    that is not 32 B aligned, or a view reaching beyond its storage."""
+    ptr = npu.malloc(4096)
+    ok = opsnn.aclCreateTensor((4, 8), F32, (8, 1), 0, ND, (4, 8), ptr)
+    assert ok is not None and ok.is_contiguous
+    col_major = opsnn.aclCreateTensor((4, 8), F32, (1, 4), 0, ND, (4, 8), ptr)  # fits exactly: valid
+    assert col_major is not None and not col_major.is_contiguous
+    cases = [
+        (((4, 8), F32, (8, -1), 0, ND, (4, 8), ptr), "non-negative"),
+        (((4, 8), F32, (8, 1), -2, ND, (4, 8), ptr), "non-negative"),
+        (((4, 8), F32, (8, 1), 0, ND, (4, 8), ptr + 16), "32-byte aligned"),
+        (((4, 8), F32, (8, 1), 0, ND, (4, 8), ptr + 4), "32-byte aligned"),
+        (((4, 8), F32, (8, 1), 0, ND, (3, 8), ptr), "beyond storage"),
+        (((4, 8), F32, (8, 1), 1, ND, (4, 8), ptr), "beyond storage"),     # offset pushes past the end
+        (((4, 8), F32, (1, 5), 0, ND, (4, 8), ptr), "beyond storage"),     # strides reach element 38 of 32
+        (((4, 8), F32, (8,), 0, ND, (4, 8), ptr), "strides"),
+    ]
+    for args, needle in cases:
+        assert opsnn.aclCreateTensor(*args) is None, args
+        assert needle in opsnn.aclGetRecentErrMsg(), (args, opsnn.aclGetRecentErrMsg())
+
+
+def test_non_contiguous_input_gives_the_right_answer(npu, rng):
+    """A transposed-strides view (storage [k, m], view [m, k] with strides (1, m)) and an
+    offset row window are valid matmul inputs with the right result."""
+    m, k, n = 24, 40, 20
+    at_store = rng.standard_normal((k, m)).astype(np.float32)     # holds a transposed
+    b_store = rng.standard_normal((k + 3, n)).astype(np.float32)  # b is rows 3.. of it
+    pa, _ = npu.to_device(at_store)
+    pb, _ = npu.to_device(b_store)
+    ta = opsnn.aclCreateTensor((m, k), F32, (1, m), 0, ND, (k, m), pa)
+    tb = opsnn.aclCreateTensor((k, n), F32, (n, 1), 3 * n, ND, (k + 3, n), pb)
+    assert ta is not None and tb is not None, opsnn.aclGetRecentErrMsg()
+    assert not ta.is_contiguous
+    pc, tc = npu.empty((m, n), np.float32)
+    npu.run(opsnn.aclnnMatmulGetWorkspaceSize(ta, tb, tc, 0), opsnn.aclnnMatmul)
+    expect = _ref(at_store.T, b_store[3:])
+    assert rel_err(npu.to_host(pc, (m, n), np.float32), expect) < 1e-5
