@@ -134,7 +134,16 @@ class Runtime:
         if not isinstance(arr, np.ndarray) or not arr.flags.c_contiguous:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, "numpy_to_ptr needs a C-contiguous numpy array")
         ptr = int(arr.ctypes.data)
-        self._host_bufs[ptr] = arr
+        # Track the array that owns the memory, not the (possibly temporary) view: the
+        # pointer stays valid while the memory lives, as in pyACL, and registering a
+        # shorter view at the same address does not shrink the known buffer.
+        owner = arr
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        if owner is not arr and (owner.flags.c_contiguous or owner.flags.f_contiguous):
+            self._host_bufs[int(owner.ctypes.data)] = owner
+        else:
+            self._host_bufs[ptr] = arr
         return ptr
 
     def malloc_host(self, size: int) -> int:
@@ -155,7 +164,7 @@ class Runtime:
         """uint8 view of ``nbytes`` at host pointer ``ptr`` (must lie in a known host buffer)."""
         for base, arr in list(self._host_bufs.items()):
             if base <= ptr and ptr + nbytes <= base + arr.nbytes:
-                flat = arr.reshape(-1).view(np.uint8)
+                flat = arr.ravel(order="K").view(np.uint8)  # memory order: a view, never a copy
                 return flat[ptr - base: ptr - base + nbytes]
         raise AclError(C.ACL_ERROR_INVALID_PARAM,
                        f"host pointer {ptr:#x} (+{nbytes} B) is not inside a buffer from acl.util.numpy_to_ptr "
