@@ -215,3 +215,22 @@ def test_recent_error_message_names_the_failure(npu):
     assert msg.startswith("[100000 ACL_ERROR_INVALID_PARAM]") and "positive" in msg
     acl.rt.malloc(1 << 50, 0)
     assert acl.get_recent_err_msg().startswith("[207001 ACL_ERROR_RT_MEMORY_ALLOCATION]")
+
+
+def test_numpy_to_ptr_of_a_view_stays_valid(npu):
+    """A pointer from numpy_to_ptr stays usable while the memory lives, even if the view
+    it came from is gone, and a shorter view at the same address does not shrink it."""
+    import gc
+    x = np.arange(16, dtype=np.float32)
+    d, _ = acl.rt.malloc(64, 0)
+    ptr = acl.util.numpy_to_ptr(x.reshape(4, 4))     # the temporary view dies at once
+    gc.collect()
+    assert acl.rt.memcpy(d, 64, ptr, 64, H2D) == 0, acl.get_recent_err_msg()
+    acl.util.numpy_to_ptr(x[:2])                      # same address, 8 bytes
+    assert acl.rt.memcpy(d, 64, acl.util.numpy_to_ptr(x), 64, H2D) == 0
+    out = np.zeros(4, np.float32)
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(out), 16, d + 0, 16, D2H) == 0
+    assert out.tolist() == [0, 1, 2, 3]
+    window = np.zeros((4, 4), np.float32, order="F").T  # C-contiguous view of an F-ordered owner
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(window), 64, d, 64, D2H) == 0
+    assert window.ravel().tolist() == list(range(16))
