@@ -210,3 +210,31 @@ def test_non_contiguous_input_gives_the_right_answer(npu, rng):
     npu.run(opsnn.aclnnMatmulGetWorkspaceSize(ta, tb, tc, 0), opsnn.aclnnMatmul)
     expect = _ref(at_store.T, b_store[3:])
     assert rel_err(npu.to_host(pc, (m, n), np.float32), expect) < 1e-5
+
+
+def test_executor_lifecycle_misuse(npu, rng):
+    """Repeatable must be set before the first run; a destroyed tensor is null (161001);
+    a stream that does not exist is a runtime error (361001)."""
+    p = Problem(npu, rng)
+    ws, ex, _ = p.prepare()
+    assert _phase2(npu, ws, ex) == 0
+    assert opsnn.aclSetAclOpExecutorRepeatable(ex) == 161002      # already released by its run
+    assert opsnn.aclSetAclOpExecutorRepeatable(None) == 161001
+    _, ex2, _ = p.prepare()
+    assert opsnn.aclnnMatmul(0, 0, ex2, 424242) == opsnn.ACLNN_ERR_RUNTIME_ERROR == 361001
+    assert "424242" in opsnn.aclGetRecentErrMsg()
+    assert opsnn.aclDestroyTensor(p.tb) == 0
+    assert opsnn.aclnnMatmulGetWorkspaceSize(p.ta, p.tb, p.tc, 0)[2] == 161001
+    assert "destroyed" in opsnn.aclGetRecentErrMsg()
+    _sync()
+
+
+def test_freed_input_is_reported_by_the_device_at_sync(npu, rng):
+    """Phase 2 reads addresses, not data: an input freed after phase 1 is caught when the
+    kernel runs, and the stream sync returns 507899 (memory access) with the reason."""
+    p = Problem(npu, rng)
+    ws, ex, _ = p.prepare()
+    assert acl.rt.free(p.pa) == 0
+    assert _phase2(npu, ws, ex) == 0
+    assert acl.rt.synchronize_stream(0) == acl.ACL_ERROR_RT_MEMORY_ACCESS == 507899
+    assert "freed" in acl.get_recent_err_msg()
