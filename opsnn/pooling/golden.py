@@ -27,7 +27,7 @@ def _planes(x):
 def max_pool2d_golden(x, kernel, stride, pads, dilation=(1, 1), ceil_mode=False):
     """(values, indices): max over in-bounds taps (padding never wins; torch
     semantics: first strict maximum in row-major tap order, NaN wins; an all -inf
-    window reports its first in-bounds tap)."""
+    window reports its first non-negative tap)."""
     xs, lead = _planes(x)
     P, H, W = xs.shape
     kh, kw = kernel
@@ -41,15 +41,17 @@ def max_pool2d_golden(x, kernel, stride, pads, dilation=(1, 1), ceil_mode=False)
     for p in range(P):
         for i in range(Ho):
             for j in range(Wo):
-                best, bi = -np.inf, None
+                # torch starts from the first non-negative tap (even when it is past the
+                # end: a window wholly in the padding gives -inf at that position)
+                h_first = next(i * sh - pt + a * dh for a in range(kh) if i * sh - pt + a * dh >= 0)
+                w_first = next(j * sw - pl + b * dw for b in range(kw) if j * sw - pl + b * dw >= 0)
+                best, bi = -np.inf, h_first * W + w_first
                 for a in range(kh):
                     for b in range(kw):
                         h = i * sh - pt + a * dh
                         w = j * sw - pl + b * dw
                         if not (0 <= h < H and 0 <= w < W):
                             continue
-                        if bi is None:
-                            bi = h * W + w
                         v = xs[p, h, w]
                         if v > best or np.isnan(v):
                             best, bi = v, h * W + w

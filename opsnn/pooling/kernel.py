@@ -165,7 +165,8 @@ def max_pool_compute(x: np.ndarray, g: Pool2dGeom, with_indices: bool):
     """Max over each window (padding is -inf) and, optionally, torch's index: the
     flat ``h * W + w`` of the first maximum in kernel row-major order within the
     plane; a NaN wins over any number (torch propagates NaN). A window with no
-    value above -inf reports its first in-bounds position, as torch does."""
+    value above -inf reports its first non-negative tap, as torch does (with a dilated
+    kernel a window may lie wholly in the padding: -inf there)."""
     ct = _compute_dtype(x.dtype)
     xp = _padded(_planes(x, g).astype(ct, copy=False), g, -np.inf)
     best = np.full((g.planes, g.ho, g.wo), -np.inf, ct)
@@ -173,7 +174,7 @@ def max_pool_compute(x: np.ndarray, g: Pool2dGeom, with_indices: bool):
     if with_indices:
         oh = np.arange(g.ho, dtype=np.int64) * g.sh - g.pt
         ow = np.arange(g.wo, dtype=np.int64) * g.sw - g.pl
-        # first in-bounds dilated tap of each window (torch: while (hstart < 0) hstart += dilation)
+        # first non-negative dilated tap of each window (torch: while (hstart < 0) hstart += dilation)
         h0 = np.where(oh < 0, oh % g.dh, oh)
         w0 = np.where(ow < 0, ow % g.dw, ow)
         idx = np.broadcast_to(h0[:, None] * g.w + w0[None, :], best.shape).copy()
