@@ -1,0 +1,153 @@
+"""Analyses agree with the spans they summarise, from a recorder and from a file."""
+from __future__ import annotations
+
+import pytest
+
+from npu_sim.trace import Span, TraceRecorder
+from tests.traces.conftest import K, M, N
+from traces import (as_trace_data, core_counts, counter_summary, critical_path, device_span, engine_utilization,
+                    from_chrome_trace, idle_gaps, op_summary, overlap, stream_summary, to_chrome_trace)
+from traces.intervals import is_sync, is_task
+
+
+def _task_time(spans, name=None):
+    return sum(s.dur_ns for s in spans if is_task(s) and not is_sync(s) and (name is None or s.name == name))
+
+
+def test_loading_a_file_restores_the_spans(acl_run):
+    data = as_trace_data(acl_run.path)
+    key = lambda s: (s.track, s.name, s.cat)  # noqa: E731
+    assert sorted(map(key, data.spans)) == sorted(map(key, acl_run.rec.spans))
+    for a, b in zip(sorted(data.spans, key=lambda s: (s.track, s.start_ns)),
+                    sorted(acl_run.rec.spans, key=lambda s: (s.track, s.start_ns))):
+        assert a.start_ns == pytest.approx(b.start_ns, abs=1e-6)
+        assert a.dur_ns == pytest.approx(b.dur_ns, abs=1e-6)
+        assert (a.flow_id, a.flow_out) == ((b.flow_id, b.flow_out) if b.flow_id in _paired(acl_run) else (None, False))
+    assert data.metadata["test"] == "acl_run" and data.metadata["chip"] == "tiny"
+    assert len(data.counters) == len(acl_run.rec.counters)
+    # and writing it again gives the same trace
+    again = to_chrome_trace(data.spans, data.counters, {k: v for k, v in data.metadata.items() if k != "generator"})
+    assert again["traceEvents"] == acl_run.loaded["traceEvents"]
+
+
+def _paired(run):
+    out = {s.flow_id for s in run.rec.spans if s.flow_out}
+    return out & {s.flow_id for s in run.rec.spans if s.flow_id is not None and not s.flow_out}
+
+
+@pytest.mark.parametrize("source", ["rec", "path", "loaded", "dev"])
+def test_op_summary_time_is_the_sum_of_task_spans(acl_run, source):
+    rows = op_summary(getattr(acl_run, source))
+    spans = acl_run.rec.spans
+    assert sum(r["total_ns"] for r in rows) == pytest.approx(_task_time(spans), rel=1e-12)
+    for r in rows:
+        assert r["total_ns"] == pytest.approx(_task_time(spans, r["name"]), rel=1e-12)
+        assert r["mean_ns"] == pytest.approx(r["total_ns"] / r["count"])
+    assert sum(r["share"] for r in rows) == pytest.approx(1.0)
+    assert [r["total_ns"] for r in rows] == sorted((r["total_ns"] for r in rows), reverse=True)
+    by = {r["name"]: r for r in rows}
+    assert set(by) == {"Matmul", "Add", "MEMCPY H2D", "MEMCPY D2H"}
+    mm = by["Matmul"]
+    assert mm["flops"] == 2 * M * N * K and mm["task_type"] == "AI_CORE"
+    assert mm["tflops"] == pytest.approx(mm["flops"] / mm["total_ns"] / 1e3)
+    assert mm["bytes_from_pipes"] and mm["bytes"] >= 2 * (M * K + K * N + M * N) * 0.99
+    assert by["Add"]["bytes"] == 3 * 4096 * 4 and not by["Add"]["bytes_from_pipes"]
+    assert by["Add"]["gb_per_s"] == pytest.approx(by["Add"]["bytes"] / by["Add"]["total_ns"])
+    assert set(mm["pipe_ratio"]) == {"MTE2", "MTE1", "CUBE", "FIXPIPE"}
+    assert all(0.0 <= v <= 1.0 for r in rows for v in r["pipe_ratio"].values())
+
+
+def test_op_summary_sync_tasks_on_request(acl_run):
+    names = {r["name"] for r in op_summary(acl_run.rec, include_sync=True)}
+    assert {"EVENT_RECORD", "STREAM_WAIT_EVENT"} <= names
+
+
+def test_engine_utilization_in_unit_range_and_counts_chip_cores(acl_run, device_run):
+    for run in (acl_run, device_run):
+        rows = engine_utilization(run.path if hasattr(run, "path") else run.dev)
+        assert {(r["core_type"], r["pipe"]) for r in rows} == {
+            ("AIC", p) for p in ("MTE2", "MTE1", "CUBE", "FIXPIPE")} | {("AIV", p) for p in ("MTE2", "VECTOR", "MTE3")}
+        for r in rows:
+            assert 0.0 <= r["utilization"] <= 1.0
+            assert r["cores"] == (2 if r["core_type"] == "AIC" else 4) and r["cores_from"] == "chip"
+            start, end = device_span(run.rec, "device 0")
+            busy = sum(s.dur_ns for s in run.rec.spans if s.cat == "pipe" and s.track[1].startswith(r["core_type"])
+                       and s.track[1].endswith(" " + r["pipe"]))
+            assert r["busy_ns"] == pytest.approx(busy)
+            assert r["utilization"] == pytest.approx(busy / (r["cores"] * (end - start)))
+
+
+def test_core_counts_fall_back_to_the_trace_or_chip_name(device_run):
+    bare = to_chrome_trace(device_run.rec)             # no metadata: count cores seen
+    assert core_counts(bare, "device 0") == {"AIC": (2, "trace"), "AIV": (4, "trace")}
+    named = to_chrome_trace(device_run.rec, metadata={"chip": "ascend910b2"})
+    assert core_counts(named, "device 0") == {"AIC": (24, "chip"), "AIV": (48, "chip")}
+
+
+def test_overlap_partitions_the_active_span(device_run, acl_run):
+    for run, level in ((device_run, "pipe"), (acl_run, "pipe"), (acl_run, "task")):
+        (r,) = overlap(run.rec, level=level)
+        assert r["copy_only_ns"] + r["compute_only_ns"] + r["both_ns"] + r["idle_ns"] == pytest.approx(r["span_ns"])
+        assert 0 <= r["both_ns"] <= min(r["copy_ns"], r["compute_ns"])
+        assert 0 <= r["copy_hidden_share"] <= 1 and 0 <= r["overlap_share"] <= 1
+    (r,) = overlap(device_run.rec)
+    assert r["both_ns"] > 0  # double buffering: copies run under compute
+    with pytest.raises(ValueError):
+        overlap(device_run.rec, level="core")
+
+
+def test_overlap_on_hand_made_intervals():
+    rec = TraceRecorder()
+    rec.span(("device 0", "AIV0 MTE2"), "k", 0.0, 10.0, "pipe")
+    rec.span(("device 0", "AIV1 MTE2"), "k", 5.0, 10.0, "pipe")     # copy: [0, 15)
+    rec.span(("device 0", "AIV0 VECTOR"), "k", 10.0, 10.0, "pipe")  # compute: [10, 20)
+    rec.span(("device 0", "AIV0 MTE3"), "k", 30.0, 10.0, "pipe")    # copy: [30, 40)
+    (r,) = overlap(rec)
+    assert (r["span_ns"], r["copy_ns"], r["compute_ns"], r["both_ns"], r["idle_ns"]) == (40, 25, 10, 5, 10)
+
+
+def test_stream_summary_busy_wait_idle_add_up(acl_run):
+    rows = stream_summary(acl_run.path)
+    assert len(rows) == 2 and rows[0]["stream"] == "stream 1"  # default stream first
+    for r in rows:
+        assert r["busy_ns"] + r["wait_ns"] + r["idle_ns"] == pytest.approx(r["span_ns"])
+        assert 0 <= r["utilization"] <= 1
+    s1, s2 = rows
+    assert s1["kernels"] == 1 and s1["syncs"] == 1 and s2["kernels"] == 1 and s2["memcpys"] == 1
+    assert s2["syncs"] == 1
+
+
+def test_idle_gaps_and_critical_path(acl_run):
+    gaps = idle_gaps(acl_run.rec)
+    assert gaps and [g["dur_ns"] for g in gaps] == sorted((g["dur_ns"] for g in gaps), reverse=True)
+    assert sum(g["dur_ns"] for g in gaps) == pytest.approx(sum(r["idle_ns"] for r in stream_summary(acl_run.rec)))
+    # the host is slower than the tiny device: the device waits for launches
+    assert any(g["host_bound"] for g in gaps)
+    assert idle_gaps(acl_run.rec, top=2) == gaps[:2]
+    assert all(g["dur_ns"] >= 3000 for g in idle_gaps(acl_run.rec, min_gap_ns=3000))
+    (cp,) = critical_path(acl_run.path)
+    longest = max(stream_summary(acl_run.rec), key=lambda r: r["span_ns"])
+    assert cp["stream"] == longest["stream"] and cp["span_ns"] == pytest.approx(longest["span_ns"])
+    assert cp["busy_ns"] + cp["wait_ns"] + cp["idle_ns"] == pytest.approx(cp["span_ns"])
+    assert sum(t["gap_before_ns"] for t in cp["tasks"]) == pytest.approx(cp["idle_ns"])
+    assert 0 < cp["host_bound_idle_ns"] <= cp["idle_ns"]
+
+
+def test_counter_summary_peak(acl_run):
+    (r,) = counter_summary(acl_run.path)
+    assert (r["track"], r["name"]) == ("device memory", "in use (bytes)")
+    assert r["max"] == max(c.value for c in acl_run.rec.counters) and r["samples"] == len(acl_run.rec.counters)
+
+
+def test_unknown_device_is_a_clear_error(acl_run):
+    with pytest.raises(ValueError, match="device 7"):
+        op_summary(acl_run.rec, device="device 7")
+
+
+def test_empty_and_host_only_traces():
+    rec = TraceRecorder()
+    rec.span(("host", "thread 0"), "malloc", 0.0, 10.0, "host")
+    for src in (rec, to_chrome_trace(rec), from_chrome_trace({"traceEvents": []})):
+        assert op_summary(src) == [] and engine_utilization(src) == [] and stream_summary(src) == []
+        assert overlap(src) == [] and critical_path(src) == [] and idle_gaps(src) == []
+    assert op_summary([Span(("device 0", "stream 1"), "K", 0.0, 0.0, "task")])[0]["tflops"] == 0.0

@@ -1,0 +1,257 @@
+"""What a trace says about the device: ops, engines, copy/compute overlap.
+
+Each function takes any trace source (:func:`traces.load.as_trace_data`: a file
+path, a loaded trace dict, a ``TraceRecorder``, a ``Device`` or a span list) and
+returns a list of plain dict rows (JSON-able; times in ns, bandwidths in bytes/ns,
+which equals GB/s). ``device`` picks one device process ("device 0"); by default
+every device gets its own rows. Stream timelines (stream_summary, idle_gaps,
+critical_path) live in :mod:`traces.streams` and are re-exported here.
+
+Definitions:
+
+* *device time* of an op: the summed duration of its stream task spans (kernel
+  launch overhead included, as msprof's "Task Duration");
+* *active span* of a device: first start to last end of any span on it;
+* *utilisation* of a pipe: busy time summed over the cores of that type, divided
+  by (cores x active span); cores are the chip's when the trace metadata names
+  the chip (``otherData.devices`` or a preset ``otherData.chip``), else the cores
+  seen in the trace.
+"""
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from .intervals import end_ns, intersection, is_kernel, is_sync, is_task, task_type, total, union
+from .load import TraceData, as_trace_data, finite
+from .streams import critical_path, idle_gaps, stream_summary
+from .tracks import COMPUTE_PIPES, COPY_PIPES, CORE_PIPES, GM_PIPES, PIPE_ORDER, parse_core_track
+
+__all__ = ["op_summary", "engine_utilization", "overlap", "stream_summary", "idle_gaps", "critical_path",
+           "counter_summary", "device_span", "core_counts"]
+
+
+def _devices(data: TraceData, device: str | None) -> list[str]:
+    if device is None:
+        return data.devices
+    if device not in data.devices:
+        known = ", ".join(data.devices) or "none"
+        raise ValueError(f"no spans on {device!r} (devices in this trace: {known})")
+    return [device]
+
+
+def device_span(source: Any, device: str) -> tuple[float, float]:
+    """(first start, last end) in ns of all spans on ``device``; (0, 0) if none."""
+    data = as_trace_data(source)
+    spans = [s for s in data.spans if s.track[0] == device]
+    if not spans:
+        return 0.0, 0.0
+    return min(s.start_ns for s in spans), max(end_ns(s) for s in spans)
+
+
+def core_counts(source: Any, device: str) -> dict[str, tuple[int, str]]:
+    """{core type: (count, "chip" | "trace")} for ``device`` (module docstring)."""
+    data = as_trace_data(source)
+    seen: dict[str, set[int]] = {"AIC": set(), "AIV": set()}
+    for s in data.spans:
+        if s.track[0] == device:
+            ct = parse_core_track(s.track[1])
+            if ct is not None:
+                seen.setdefault(ct.core_type, set()).add(ct.core_index)
+    chip: dict[str, int] = {}
+    devs = data.metadata.get("devices")
+    if isinstance(devs, dict) and isinstance(devs.get(device), dict):
+        info = devs[device]
+        chip = {"AIC": int(finite(info.get("aic_count"))), "AIV": int(finite(info.get("aiv_count")))}
+    elif isinstance(data.metadata.get("chip"), str):
+        from npu_sim.chips import PRESETS
+        preset = PRESETS.get(data.metadata["chip"])
+        if preset is not None:
+            chip = {"AIC": preset.aic_count, "AIV": preset.vector_core_count}
+    out = {}
+    for ct, idx in seen.items():
+        n_seen = len(idx)
+        if ct in chip and chip[ct] >= n_seen:
+            out[ct] = (chip[ct], "chip")
+        else:
+            out[ct] = (n_seen, "trace")
+    return out
+
+
+def _task_bytes_from_pipes(data: TraceData, tasks: list) -> dict[int, float]:
+    """GM bytes of each kernel task (by index in ``tasks``) from its pipe spans: a
+    pipe span belongs to the task of the same name on the same device whose window
+    holds its start (the latest-starting one if several do)."""
+    windows: dict[tuple[str, str], list[tuple[float, float, int]]] = {}
+    for i, t in enumerate(tasks):
+        windows.setdefault((t.track[0], t.name), []).append((t.start_ns, end_ns(t), i))
+    for w in windows.values():
+        w.sort()
+    starts = {k: [w[0] for w in v] for k, v in windows.items()}
+    out: dict[int, float] = {}
+    for s in data.spans:
+        if s.cat != "pipe" or not isinstance(s.args, dict):
+            continue
+        ct = parse_core_track(s.track[1])
+        key = (s.track[0], s.name)
+        if ct is None or ct.pipe not in GM_PIPES or key not in windows:
+            continue
+        j = bisect.bisect_right(starts[key], s.start_ns) - 1
+        if j >= 0 and s.start_ns <= windows[key][j][1]:
+            idx = windows[key][j][2]
+            out[idx] = out.get(idx, 0.0) + finite(s.args.get("bytes"))
+    return out
+
+
+def op_summary(source: Any, device: str | None = None, include_sync: bool = False) -> list[dict[str, Any]]:
+    """One row per op name (stream task name, e.g. "Matmul", "MEMCPY H2D"), sorted
+    by device time, largest first.
+
+    Row keys: name, task_type, count, total_ns, mean_ns, min_ns, max_ns, share (of
+    all summed task time), flops, bytes (``args["bytes"]``; for kernels without it,
+    the GM bytes of their MTE2/MTE3/FIXPIPE spans, and ``bytes_from_pipes`` is
+    True), tflops (achieved TFLOP/s = flops / total_ns / 1e3), gb_per_s (bytes /
+    total_ns), pipe_busy_ns (summed over tasks), pipe_ratio (pipe busy / (task time
+    x blocks on cores), msprof's per-pipe ratios). Sync tasks (EVENT_RECORD,
+    STREAM_WAIT_EVENT) are left out unless ``include_sync``.
+    """
+    data = as_trace_data(source)
+    devs = set(_devices(data, device))
+    tasks = [s for s in data.spans if is_task(s) and s.track[0] in devs and (include_sync or not is_sync(s))]
+    need_bytes = [t for t in tasks if is_kernel(t) and not (isinstance(t.args, dict) and "bytes" in t.args)]
+    pipe_bytes = _task_bytes_from_pipes(data, need_bytes) if need_bytes else {}
+    fallback = {id(t): pipe_bytes.get(i, 0.0) for i, t in enumerate(need_bytes)}
+    cores = {d: core_counts(data, d) for d in devs}
+    rows: dict[str, dict[str, Any]] = {}
+    for t in tasks:
+        args = t.args if isinstance(t.args, dict) else {}
+        tt = task_type(t)
+        r = rows.setdefault(t.name, {"name": t.name, "task_type": tt, "count": 0, "total_ns": 0.0,
+                                     "min_ns": float("inf"), "max_ns": 0.0, "flops": 0.0, "bytes": 0.0,
+                                     "bytes_from_pipes": False, "pipe_busy_ns": {}, "_core_ns": 0.0})
+        dur = float(t.dur_ns)
+        r["count"] += 1
+        r["total_ns"] += dur
+        r["min_ns"] = min(r["min_ns"], dur)
+        r["max_ns"] = max(r["max_ns"], dur)
+        r["flops"] += finite(args.get("flops"))
+        if id(t) in fallback:
+            r["bytes"] += fallback[id(t)]
+            r["bytes_from_pipes"] = True
+        else:
+            r["bytes"] += finite(args.get("bytes"))
+        busy = args.get("pipe_busy_ns")
+        if isinstance(busy, dict):
+            for p, b in busy.items():
+                r["pipe_busy_ns"][p] = r["pipe_busy_ns"].get(p, 0.0) + finite(b)
+            ct = "AIV" if tt == "AI_VECTOR_CORE" else "AIC"
+            n_cores = cores[t.track[0]].get(ct, (0, ""))[0]
+            blocks = int(finite(args.get("block_dim"), 1)) or 1
+            r["_core_ns"] += dur * (min(blocks, n_cores) if n_cores else blocks)
+    grand = sum(r["total_ns"] for r in rows.values())
+    out = []
+    for r in rows.values():
+        tot = r["total_ns"]
+        core_ns = r.pop("_core_ns")
+        r["mean_ns"] = tot / r["count"]
+        r["share"] = tot / grand if grand else 0.0
+        r["tflops"] = r["flops"] / tot / 1e3 if tot else 0.0
+        r["gb_per_s"] = r["bytes"] / tot if tot else 0.0
+        order = {p: i for i, p in enumerate(PIPE_ORDER)}
+        r["pipe_busy_ns"] = dict(sorted(r["pipe_busy_ns"].items(), key=lambda kv: order.get(kv[0], 99)))
+        r["pipe_ratio"] = {p: (b / core_ns if core_ns else 0.0) for p, b in r["pipe_busy_ns"].items()}
+        out.append(r)
+    out.sort(key=lambda r: (-r["total_ns"], r["name"]))
+    return out
+
+
+def _pipe_spans(data: TraceData, device: str):
+    for s in data.spans:
+        if s.track[0] == device and s.dur_ns > 0:
+            ct = parse_core_track(s.track[1])
+            if ct is not None:
+                yield ct, s
+
+
+def engine_utilization(source: Any, device: str | None = None) -> list[dict[str, Any]]:
+    """One row per (device, core type, pipe): busy share of that pipe kind over the
+    device's active span and all cores of that type.
+
+    Row keys: device, core_type, pipe, cores, cores_from ("chip" or "trace"),
+    busy_ns (summed over cores), span_ns, utilization (in [0, 1]). A core type's
+    standard pipes (AIC: MTE2, MTE1, CUBE, FIXPIPE; AIV: MTE2, VECTOR, MTE3) get a
+    row even when idle, if the chip's core count is known.
+    """
+    data = as_trace_data(source)
+    out = []
+    for dev in _devices(data, device):
+        start, end = device_span(data, dev)
+        span = end - start
+        busy: dict[tuple[str, str], float] = {}
+        for ct, s in _pipe_spans(data, dev):
+            busy[(ct.core_type, ct.pipe)] = busy.get((ct.core_type, ct.pipe), 0.0) + s.dur_ns
+        counts = core_counts(data, dev)
+        keys = set(busy)
+        for ct, (n, src) in counts.items():
+            if src == "chip" and n:
+                keys |= {(ct, p) for p in CORE_PIPES.get(ct, ())}
+        order = {p: i for i, p in enumerate(PIPE_ORDER)}
+        for ct, pipe in sorted(keys, key=lambda k: (k[0], order.get(k[1], 99), k[1])):
+            n, src = counts.get(ct, (0, "trace"))
+            b = busy.get((ct, pipe), 0.0)
+            util = b / (n * span) if n and span > 0 else 0.0
+            out.append({"device": dev, "core_type": ct, "pipe": pipe, "cores": n, "cores_from": src,
+                        "busy_ns": b, "span_ns": span, "utilization": min(max(util, 0.0), 1.0)})
+    return out
+
+
+def overlap(source: Any, device: str | None = None, level: str = "pipe") -> list[dict[str, Any]]:
+    """How much copying runs at the same time as computing, one row per device.
+
+    ``level="pipe"``: copy = any MTE1/MTE2/MTE3/FIXPIPE span, compute = any CUBE or
+    VECTOR span, on any core. ``level="task"``: copy = MEMCPY stream tasks, compute
+    = kernel stream tasks, on any stream.
+
+    Row keys: device, level, span_ns (active span), copy_ns, compute_ns (time at
+    least one copy / compute runs), both_ns (both at once), copy_only_ns,
+    compute_only_ns, idle_ns (neither), copy_hidden_share (both / copy: the share
+    of copy time hidden behind compute), overlap_share (both / min(copy, compute)).
+    """
+    if level not in ("pipe", "task"):
+        raise ValueError(f"level must be 'pipe' or 'task', not {level!r}")
+    data = as_trace_data(source)
+    out = []
+    for dev in _devices(data, device):
+        start, end = device_span(data, dev)
+        if level == "pipe":
+            pairs = [(ct.pipe, (s.start_ns, end_ns(s))) for ct, s in _pipe_spans(data, dev)]
+            copy = union(iv for p, iv in pairs if p in COPY_PIPES)
+            comp = union(iv for p, iv in pairs if p in COMPUTE_PIPES)
+        else:
+            tasks = [s for s in data.spans if s.track[0] == dev and is_task(s) and s.dur_ns > 0]
+            copy = union((s.start_ns, end_ns(s)) for s in tasks if task_type(s) == "MEMCPY")
+            comp = union((s.start_ns, end_ns(s)) for s in tasks if is_kernel(s))
+        c, k = total(copy), total(comp)
+        both = total(intersection(copy, comp))
+        either = c + k - both
+        out.append({"device": dev, "level": level, "span_ns": end - start, "copy_ns": c, "compute_ns": k,
+                    "both_ns": both, "copy_only_ns": c - both, "compute_only_ns": k - both,
+                    "idle_ns": max(end - start - either, 0.0), "copy_hidden_share": both / c if c else 0.0,
+                    "overlap_share": both / min(c, k) if min(c, k) > 0 else 0.0})
+    return out
+
+
+def counter_summary(source: Any) -> list[dict[str, Any]]:
+    """One row per counter series: track, name, samples, min, max, last, peak_ts_ns."""
+    data = as_trace_data(source)
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for c in sorted(data.counters, key=lambda c: c.ts_ns):
+        v = finite(c.value)
+        r = rows.setdefault((c.track, c.name), {"track": c.track, "name": c.name, "samples": 0, "min": v,
+                                                "max": v, "last": v, "peak_ts_ns": c.ts_ns})
+        r["samples"] += 1
+        r["min"] = min(r["min"], v)
+        if v > r["max"]:
+            r["max"], r["peak_ts_ns"] = v, c.ts_ns
+        r["last"] = v
+    return list(rows.values())

@@ -1,0 +1,136 @@
+"""Reading traces back: a file or a Chrome trace dict becomes spans and counters in ns.
+
+Every analysis function accepts anything :func:`as_trace_data` does: a path to a
+``.json``/``.json.gz`` trace, a loaded trace dict, an ``npu_sim.TraceRecorder``, an
+``npu_sim.Device`` or a list of ``npu_sim.trace.Span``. Loaded spans are the same
+``Span`` records the simulator makes (times back in ns; ``ts * 1000``), with
+``flow_id``/``flow_out`` restored from the flow events.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from npu_sim.trace import Counter, Span
+
+from .chrome_trace import NS_PER_US, unpack_source
+from .tracks import is_device
+from .validate import TraceFormatError, _check_event, trace_events
+
+
+class TraceLoadError(Exception):
+    """A trace that cannot be read: missing file, not JSON, or not a Chrome trace.
+    ``str(err)`` is a one-line message fit for a command line."""
+
+
+@dataclass
+class TraceData:
+    """Spans, counters and ``otherData`` metadata of one trace, times in ns."""
+
+    spans: list[Span]
+    counters: list[Counter] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def devices(self) -> list[str]:
+        """Device process names with spans, in order ("device 0", ...)."""
+        from .tracks import process_sort_key
+        return sorted({s.track[0] for s in self.spans if is_device(s.track[0])}, key=process_sort_key)
+
+
+def read_trace_file(path: str | Path) -> Any:
+    """The parsed JSON of a trace file (gzip if it ends in .gz), checked to have a
+    ``traceEvents`` list. Raises :class:`TraceLoadError` with a one-line message."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise TraceLoadError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise TraceLoadError(f"{path}: is a directory, not a trace file") from None
+    except PermissionError:
+        raise TraceLoadError(f"{path}: permission denied") from None
+    except json.JSONDecodeError as e:
+        raise TraceLoadError(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, OSError) as e:
+        raise TraceLoadError(f"{path}: not a JSON text file ({type(e).__name__}: {e})") from None
+    except RecursionError:
+        raise TraceLoadError(f"{path}: JSON nested too deeply") from None
+    try:
+        trace_events(data)
+    except TraceFormatError as e:
+        raise TraceLoadError(f"{path}: {e}") from None
+    return data
+
+
+def from_chrome_trace(trace: Any) -> TraceData:
+    """Spans and counters of a Chrome trace dict (or event list) in ns. Raises
+    :class:`TraceLoadError` for a malformed event (it does not check overlaps)."""
+    try:
+        events = trace_events(trace)
+        for i, ev in enumerate(events):
+            _check_event(i, ev)
+    except TraceFormatError as e:
+        raise TraceLoadError(str(e)) from None
+    procs: dict[Any, str] = {}
+    threads: dict[tuple, str] = {}
+    for ev in events:
+        if ev["ph"] == "M" and isinstance(ev.get("args"), dict):
+            if ev.get("name") == "process_name":
+                procs[ev.get("pid")] = ev["args"]["name"]
+            elif ev.get("name") == "thread_name":
+                threads[(ev.get("pid"), ev.get("tid"))] = ev["args"]["name"]
+    spans: list[Span] = []
+    at: dict[tuple, Span] = {}
+    counters: list[Counter] = []
+    for ev in events:
+        ph = ev["ph"]
+        if ph == "X":
+            pid, tid = ev["pid"], ev["tid"]
+            track = (procs.get(pid, f"pid {pid}"), threads.get((pid, tid), f"tid {tid}"))
+            s = Span(track, ev["name"], ev["ts"] * NS_PER_US, ev["dur"] * NS_PER_US, str(ev.get("cat", "")),
+                     ev.get("args"))
+            spans.append(s)
+            at.setdefault((pid, tid, ev["ts"]), s)
+        elif ph == "C":
+            for k, v in ev["args"].items():
+                counters.append(Counter(ev["name"], k, ev["ts"] * NS_PER_US, v))
+    for ev in events:
+        if ev["ph"] in ("s", "f"):
+            s = at.get((ev["pid"], ev["tid"], ev["ts"]))
+            if s is not None and isinstance(ev["id"], (int, str)):
+                s.flow_id = ev["id"]
+                s.flow_out = ev["ph"] == "s"
+    meta: dict[str, Any] = {}
+    if isinstance(trace, dict):
+        for key in ("metadata", "otherData"):
+            if isinstance(trace.get(key), dict):
+                meta.update(trace[key])
+    return TraceData(spans, counters, meta)
+
+
+def as_trace_data(source: Any) -> TraceData:
+    """Normalise any trace source (module docstring) to :class:`TraceData`."""
+    if isinstance(source, TraceData):
+        return source
+    if isinstance(source, (str, Path)):
+        return from_chrome_trace(read_trace_file(source))
+    if isinstance(source, dict) or (isinstance(source, list) and source and isinstance(source[0], dict)):
+        return from_chrome_trace(source)
+    spans, counters, meta = unpack_source(source)
+    return TraceData(spans, counters, meta)
+
+
+def finite(v: Any, default: float = 0.0) -> float:
+    """``v`` as a finite float, else ``default`` (for numbers read from span args)."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return default
+    return f if math.isfinite(f) else default

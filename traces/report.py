@@ -1,0 +1,153 @@
+"""The ``npu-trace summary`` report: analysis rows rendered as rich tables.
+
+Times print in ns (thousands separated), like every quantity in npu-sim; counts
+of FLOPs and bytes use SI prefixes (k, M, G, T).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from . import analysis
+from .load import TraceData
+from .tracks import PIPE_ORDER
+
+
+def ns(x: float) -> str:
+    if x == 0:
+        return "0"
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:,.1f}"
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def si(x: float) -> str:
+    for div, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= div:
+            return f"{x / div:.2f}{suffix}"
+    return f"{x:.0f}"
+
+
+def bar(frac: float, width: int = 20) -> str:
+    full = int(round(max(0.0, min(1.0, frac)) * width))
+    return "█" * full + "·" * (width - full)
+
+
+def summary_data(data: TraceData, top: int, device: str | None) -> dict[str, Any]:
+    """Every analysis the report shows, as JSON-able rows (``summary --json``)."""
+    devices = [device] if device else data.devices
+    return {
+        "metadata": data.metadata,
+        "devices": {d: dict(zip(("start_ns", "end_ns"), analysis.device_span(data, d))) for d in devices},
+        "ops": analysis.op_summary(data, device)[:top],
+        "engines": analysis.engine_utilization(data, device),
+        "overlap": analysis.overlap(data, device, "pipe") + analysis.overlap(data, device, "task"),
+        "streams": analysis.stream_summary(data, device),
+        "critical_path": [{k: v for k, v in r.items() if k != "tasks"} | {"task_count": len(r["tasks"])}
+                          for r in analysis.critical_path(data, device)],
+        "idle_gaps": analysis.idle_gaps(data, device, top=top),
+        "counters": analysis.counter_summary(data),
+    }
+
+
+_RIGHT = set(PIPE_ORDER) | {"Count", "Share", "FLOPs", "Bytes", "TFLOP/s", "GB/s", "Cores", "Tasks", "Kernels",
+                            "Memcpy", "Busy share", "Copy hidden", "Samples", "Utilisation", "Min", "Max", "Last"}
+
+
+def _table(title: str, *cols: str) -> Table:
+    t = Table(title=title, title_justify="left", title_style="bold", header_style="bold")
+    for c in cols:
+        numeric = c.endswith(")") or c in _RIGHT
+        t.add_column(c, justify="right" if numeric else "left", no_wrap=numeric)
+    return t
+
+
+def render_summary(console: Console, data: TraceData, source_name: str, top: int = 10,
+                   device: str | None = None) -> None:
+    """Print the summary report of one trace."""
+    rep = summary_data(data, top, device)
+    meta = data.metadata
+    chip = meta.get("chip") or ", ".join(str(v.get("chip")) for v in (meta.get("devices") or {}).values()
+                                         if isinstance(v, dict)) or "unknown chip"
+    tracks = {s.track for s in data.spans}
+    console.print(f"[bold]{source_name}[/bold]: {chip}, {len(data.spans):,} spans on {len(tracks)} tracks, "
+                  f"{len(data.counters):,} counter samples", soft_wrap=True)
+    for d, r in rep["devices"].items():
+        console.print(f"  {d}: active {ns(r['start_ns'])} .. {ns(r['end_ns'])} ns "
+                      f"({ns(r['end_ns'] - r['start_ns'])} ns)")
+    if not rep["devices"]:
+        console.print("  no device spans in this trace")
+        return
+
+    compact = console.width < 110  # a narrow terminal: drop the Type and Mean columns
+    cols = ["Op", "Type", "Count", "Total (ns)", "Mean (ns)", "Share", "FLOPs", "Bytes", "TFLOP/s", "GB/s"]
+    if compact:
+        cols = [c for c in cols if c not in ("Type", "Mean (ns)")]
+    t = _table(f"Top {top} ops by device time", *cols)
+    for r in rep["ops"]:
+        cells = {"Op": r["name"], "Type": r["task_type"], "Count": str(r["count"]), "Total (ns)": ns(r["total_ns"]),
+                 "Mean (ns)": ns(r["mean_ns"]), "Share": pct(r["share"]),
+                 "FLOPs": si(r["flops"]) if r["flops"] else "-",
+                 "Bytes": (si(r["bytes"]) + ("*" if r["bytes_from_pipes"] else "")) if r["bytes"] else "-",
+                 "TFLOP/s": f"{r['tflops']:.3f}" if r["flops"] else "-",
+                 "GB/s": f"{r['gb_per_s']:.1f}" if r["bytes"] else "-"}
+        t.add_row(*(cells[c] for c in cols))
+    console.print(t)
+    if any(r["bytes_from_pipes"] for r in rep["ops"]):
+        console.print("  [dim]* bytes measured from the op's MTE2/MTE3/FIXPIPE spans (no 'bytes' arg)[/dim]")
+    pipes = [p for p in PIPE_ORDER if any(p in r["pipe_ratio"] for r in rep["ops"])]
+    if pipes:
+        t = _table("Pipe ratios of those ops (pipe busy / (task time x cores used), as msprof)", "Op", *pipes)
+        for r in rep["ops"]:
+            if r["pipe_ratio"]:
+                t.add_row(r["name"], *(pct(r["pipe_ratio"][p]) if p in r["pipe_ratio"] else "-" for p in pipes))
+        console.print(t)
+
+    t = _table("Engine utilisation (busy over cores x active span)", "Device", "Core", "Pipe", "Cores",
+               "Busy (ns)", "Utilisation", "")
+    for r in rep["engines"]:
+        cores = f"{r['cores']}" + ("" if r["cores_from"] == "chip" else " seen")
+        t.add_row(r["device"], r["core_type"], r["pipe"], cores, ns(r["busy_ns"]), pct(r["utilization"]),
+                  bar(r["utilization"]))
+    console.print(t)
+
+    t = _table("Copy / compute overlap", "Device", "Level", "Copy (ns)", "Compute (ns)", "Both (ns)",
+               "Copy hidden", "Idle (ns)")
+    for r in rep["overlap"]:
+        level = "pipes (MTE*/FIXPIPE vs CUBE/VECTOR)" if r["level"] == "pipe" else "tasks (MEMCPY vs kernels)"
+        t.add_row(r["device"], level, ns(r["copy_ns"]), ns(r["compute_ns"]), ns(r["both_ns"]),
+                  pct(r["copy_hidden_share"]), ns(r["idle_ns"]))
+    console.print(t)
+
+    t = _table("Streams", "Device", "Stream", "Tasks", "Kernels", "Memcpy", "Busy (ns)", "Wait (ns)", "Idle (ns)",
+               "Span (ns)", "Busy share")
+    for r in rep["streams"]:
+        t.add_row(r["device"], r["stream"], str(r["tasks"]), str(r["kernels"]), str(r["memcpys"]), ns(r["busy_ns"]),
+                  ns(r["wait_ns"]), ns(r["idle_ns"]), ns(r["span_ns"]), pct(r["utilization"]))
+    console.print(t)
+    for r in rep["critical_path"]:
+        console.print(f"[bold]Critical path[/bold] {r['device']}: {r['stream']} (longest chain): "
+                      f"{r['task_count']} tasks over {ns(r['span_ns'])} ns = busy {ns(r['busy_ns'])} + wait "
+                      f"{ns(r['wait_ns'])} + idle {ns(r['idle_ns'])} ns "
+                      f"({ns(r['host_bound_idle_ns'])} ns of it waiting for host launches)")
+
+    t = _table(f"Idle gaps (longest {top})", "Device", "Stream", "Start (ns)", "Gap (ns)", "After", "Before",
+               "Cause")
+    for r in rep["idle_gaps"]:
+        t.add_row(r["device"], r["stream"], ns(r["start_ns"]), ns(r["dur_ns"]), r["after"], r["before"],
+                  "host launch" if r["host_bound"] else "")
+    if rep["idle_gaps"]:
+        console.print(t)
+    else:
+        console.print("[bold]Idle gaps[/bold]: none")
+
+    if rep["counters"]:
+        t = _table("Counters", "Track", "Series", "Samples", "Min", "Max", "Last", "Peak at (ns)")
+        for r in rep["counters"]:
+            t.add_row(r["track"], r["name"], str(r["samples"]), f"{r['min']:,.0f}", f"{r['max']:,.0f}",
+                      f"{r['last']:,.0f}", ns(r["peak_ts_ns"]))
+        console.print(t)
