@@ -200,7 +200,7 @@ def cmd_run(args, console: Console) -> int:
     trace_path = None
     if args.trace:
         from traces.chrome_trace import write_chrome_trace
-        write_chrome_trace(dev.recorder, args.trace, metadata={"model": str(path), "chip": chip.name})
+        write_chrome_trace(dev, args.trace, metadata={"model": str(path), "chip": chip.name})
         trace_path = f"{args.trace}  (open in https://ui.perfetto.dev or chrome://tracing)"
     if args.save_outputs:
         out_dir = Path(args.save_outputs)

@@ -266,10 +266,9 @@ def lower_flatten(ctx, node, ins):
 
 
 def lower_identity(ctx, node, ins):
-    outs = [ctx.view(ins[0], node.outputs[0], ins[0].shape)]
-    if len(node.outputs) > 1 and node.outputs[1]:
-        raise UnsupportedModelError(f"{node.op_type} node {node.name!r}: the mask output is not supported")
-    return outs, []
+    """Identity, and Dropout at inference (its optional mask output is not produced:
+    a node that consumes it fails with "input ... is undefined")."""
+    return [ctx.view(ins[0], node.outputs[0], ins[0].shape)], []
 
 
 def lower_squeeze(ctx, node, ins):
