@@ -22,3 +22,4 @@ from .pooling.op_api import (aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWo
                              aclnnMaxPool2dWithIndicesGetWorkspaceSize, aclnnMaxPoolGetWorkspaceSize)
 from .activation.softmax import aclnnSoftmax, aclnnSoftmaxGetWorkspaceSize
 from .activation.lrn import aclnnLrn, aclnnLrnGetWorkspaceSize
+from .norm.layer_norm import aclnnLayerNorm, aclnnLayerNormGetWorkspaceSize

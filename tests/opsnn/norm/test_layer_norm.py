@@ -1,0 +1,280 @@
+"""aclnnLayerNorm against the float64 golden on the tiny chip: shapes, dtypes, optional
+tensors, both strategies (chosen and forced) on the same input, the real workspace,
+the trace, error paths and a property test."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import opsnn
+from acl_runtime.runtime import runtime
+from opsnn import ACLNN_ERR_PARAM_INVALID as INVALID
+from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
+from opsnn.base.status import ACLNN_ERR_INNER_TILING_ERROR as TILING
+from opsnn.norm.layer_norm import layer_norm_golden
+from tests.conftest import rel_err
+from tests.opsnn.transform.helpers import BF16, TOL, device_tensor, expect_error
+
+F32 = np.dtype(np.float32)
+
+
+def run_ln(npu, x, ns, w=None, b=None, eps=1e-5, stats=True, strategy=None, layout="contiguous"):
+    """Run LayerNorm; returns (out, mean, rstd, executor) as host arrays."""
+    tx = device_tensor(npu, x, layout)
+    tw = npu.to_device(w)[1] if w is not None else None
+    tb = npu.to_device(b)[1] if b is not None else None
+    po, to = npu.empty(x.shape, x.dtype)
+    ss = x.shape[:x.ndim - len(ns)] + (1,) * len(ns)
+    pm, tm = npu.empty(ss, x.dtype) if stats else (None, None)
+    pr, tr = npu.empty(ss, x.dtype) if stats else (None, None)
+    prep = opsnn.aclnnLayerNormGetWorkspaceSize(tx, opsnn.aclCreateIntArray(ns), tw, tb, eps, to, tm, tr,
+                                                strategy=strategy)
+    npu.run(prep, opsnn.aclnnLayerNorm)
+    y = npu.to_host(po, x.shape, x.dtype)
+    m = npu.to_host(pm, ss, x.dtype) if stats else None
+    r = npu.to_host(pr, ss, x.dtype) if stats else None
+    return y, m, r, prep[1]
+
+
+def check(x, ns, w, b, eps, y, m, r, tol):
+    gy, gm, gr = layer_norm_golden(x, ns, w, b, eps)
+    assert not np.isnan(y.astype(np.float32)).any()
+    assert rel_err(y, gy) < tol
+    if m is not None:
+        assert rel_err(m, gm) < tol and rel_err(r, gr) < tol
+
+
+@pytest.mark.parametrize("shape,ns", [((4, 10), [10]), ((2, 3, 17), [17]), ((2, 3, 17), [3, 17]), ((33,), [33]),
+                                      ((5, 1), [1]), ((1, 1, 7), [1, 1, 7]), ((2, 2, 2, 2, 3), [2, 3])])
+@pytest.mark.parametrize("affine", ["both", "weight", "bias", "none"])
+def test_layer_norm_float32(npu, rng, shape, ns, affine):
+    x = (rng.standard_normal(shape) * 3 + 2).astype(np.float32)
+    w = rng.standard_normal(ns).astype(np.float32) if affine in ("both", "weight") else None
+    b = rng.standard_normal(ns).astype(np.float32) if affine in ("both", "bias") else None
+    y, m, r, ex = run_ln(npu, x, ns, w, b, eps=1e-4)
+    check(x, ns, w, b, 1e-4, y, m, r, 1e-5)
+    assert ex.info["strategy"] == "fused" and ex.info["affine"] == ("none" if affine == "none" else "fused")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, BF16], ids=["fp16", "bf16"])
+@pytest.mark.parametrize("param_dtype", ["same", "fp32"])
+@pytest.mark.parametrize("strategy", ["fused", "multi_pass"])
+def test_layer_norm_half_types(npu, rng, dtype, param_dtype, strategy):
+    x = (rng.standard_normal((6, 40)) * 2 + 1).astype(dtype)
+    pd = dtype if param_dtype == "same" else np.float32
+    w = rng.standard_normal(40).astype(pd)
+    b = rng.standard_normal(40).astype(pd)
+    y, m, r, ex = run_ln(npu, x, [40], w, b, strategy=strategy)
+    check(x, [40], w, b, 1e-5, y, m, r, TOL[np.dtype(dtype)])
+    assert ex.info["strategy"] == strategy
+
+
+def test_small_rows_choose_fused_without_workspace(npu, rng):
+    x = rng.standard_normal((203, 37)).astype(np.float32)
+    y, m, r, ex = run_ln(npu, x, [37], np.ones(37, np.float32), np.zeros(37, np.float32))
+    check(x, [37], None, None, 1e-5, y, m, r, 1e-5)
+    (k,) = ex.kernels
+    assert ex.info["strategy"] == "fused" == k.spec.args["strategy"] and k.spec.tiling_key == 0
+    assert ex.workspace_size == 0 and ex.info["chunks_per_row"] == 1
+    assert k.spec.block_dim >= 2 and k.spec.args["tiling"]["total_units"] == 203
+
+
+def test_long_rows_choose_multi_pass_with_workspace(npu, rng):
+    """A 2000-float row with fp32 weight/bias needs ~56 KB of UB for the fused kernel:
+    over the tiny chip's 16 KiB, so phase 1 picks two passes and a workspace."""
+    x = (rng.standard_normal((3, 2000)) * 4 + 10).astype(np.float32)
+    w, b = rng.standard_normal(2000).astype(np.float32), rng.standard_normal(2000).astype(np.float32)
+    y, m, r, ex = run_ln(npu, x, [2000], w, b)
+    check(x, [2000], w, b, 1e-5, y, m, r, 1e-5)
+    info = ex.info
+    assert info["strategy"] == "multi_pass" and info["ub_bytes_needed_fused"] > 16 * 1024
+    assert ex.workspace_size == info["workspace_bytes"] == 32  # 3 rows x 8 B, rounded to 32 B
+    stats, apply = (k.spec for k in ex.kernels)
+    assert [stats.args["pass"], apply.args["pass"]] == ["stats", "apply"]
+    assert stats.tiling_key == apply.tiling_key == 1 and stats.args["strategy"] == "multi_pass"
+    cpr, c = info["chunks_per_row"], info["chunk_elems"]
+    assert cpr >= 5 and c * cpr >= 2000 and (c * 4) % 32 == 0
+    for spec in (stats, apply):
+        assert spec.buffers[next(iter(spec.buffers))] <= 16 * 1024
+        assert spec.args["tiling"]["total_units"] == 3 * cpr
+    # pass 1 reads x once; pass 2 reads x, weight and bias again
+    mte2 = [sum(ts.stages[0].nbytes * ts.count for blk in s.blocks for ts in blk.tiles) for s in (stats, apply)]
+    assert abs(mte2[0] / x.nbytes - 1) < 0.01 and abs(mte2[1] / (3 * x.nbytes) - 1) < 0.01
+
+
+@pytest.mark.parametrize("dtype,d", [(np.float32, 500), (np.float16, 677), (BF16, 677)], ids=["fp32", "fp16", "bf16"])
+def test_fused_and_multi_pass_give_the_same_numbers(npu, rng, dtype, d):
+    """Force each strategy on one input. At these row lengths both fit the tiny chip
+    (fused needs under 16 KiB of UB) and the multi-pass kernel cuts each row into two
+    chunks. The outputs agree to fp32 rounding (to one unit in the last place after
+    rounding to a 16-bit type) and both match the float64 golden."""
+    x = (rng.standard_normal((5, d)) * 3 + 100).astype(dtype)  # large mean: the variance must be centred
+    w = rng.standard_normal(d).astype(dtype)
+    b = rng.standard_normal(d).astype(dtype)
+    res = {s: run_ln(npu, x, [d], w, b, strategy=s) for s in ("fused", "multi_pass")}
+    (yf, mf, rf, exf), (ym, mm, rm, exm) = res["fused"], res["multi_pass"]
+    assert exf.info["strategy"] == "fused" and exm.info["strategy"] == "multi_pass"
+    assert exm.info["chunks_per_row"] >= 2
+    tol = TOL[np.dtype(dtype)]
+    for got in (res["fused"], res["multi_pass"]):
+        check(x, [d], w, b, 1e-5, *got[:3], tol)
+    if np.dtype(dtype) == F32:
+        # the two orders of summation round the mean differently by a few ulp; that
+        # shift, times rstd * |weight|, is all that may separate the outputs
+        ulp_mean = np.spacing(np.abs(mf).max())
+        assert np.abs(mf - mm).max() <= 4 * ulp_mean and rel_err(rf, rm) < 1e-6
+        bound = 4 * ulp_mean * rf.max() * np.abs(w).max() + 4 * np.spacing(np.abs(yf).max())
+        assert np.abs(yf - ym).max() <= bound
+    else:
+        ulp = np.float32(2.0 ** (-10 if np.dtype(dtype) == np.float16 else -7))
+        for a, c in ((yf, ym), (mf, mm), (rf, rm)):
+            a32, c32 = a.astype(np.float32), c.astype(np.float32)
+            assert (np.abs(a32 - c32) <= ulp * np.maximum(np.abs(a32), 1e-3)).all()
+
+
+def test_multi_pass_workspace_holds_mean_and_rstd(npu, rng):
+    """Pass 2 reads the per-row statistics pass 1 left in the caller's workspace."""
+    x = rng.standard_normal((4, 700)).astype(np.float32)
+    tx = npu.to_device(x)[1]
+    po, to = npu.empty(x.shape, np.float32)
+    ws, ex, ret = opsnn.aclnnLayerNormGetWorkspaceSize(tx, [700], None, None, 1e-5, to, None, None,
+                                                       strategy="multi_pass")
+    assert ret == 0 and ws == 32
+    wptr = npu.malloc(ws)
+    assert opsnn.aclnnLayerNorm(wptr, ws, ex, 0) == 0
+    from acl_runtime import acl
+    assert acl.rt.synchronize_stream(0) == 0
+    stats = npu.to_host(wptr, (4, 2), np.float32)
+    _, gm, gr = layer_norm_golden(x, [700])
+    assert rel_err(stats[:, 0], gm.ravel()) < 1e-5 and rel_err(stats[:, 1], gr.ravel()) < 1e-5
+    check(x, [700], None, None, 1e-5, npu.to_host(po, x.shape, np.float32), None, None, 1e-5)
+
+
+def test_phase2_refuses_a_missing_workspace(npu, rng):
+    x = rng.standard_normal((2, 3000)).astype(np.float32)
+    tx = npu.to_device(x)[1]
+    to = npu.empty(x.shape, np.float32)[1]
+    ws, ex, ret = opsnn.aclnnLayerNormGetWorkspaceSize(tx, [3000], None, None, 1e-5, to)
+    assert ret == 0 and ws == 32
+    assert opsnn.aclnnLayerNorm(0, 16, ex, 0) == INVALID
+    assert "workspace of 16 B is smaller than the 32 B" in opsnn.aclGetRecentErrMsg()
+
+
+def test_trace_records_the_strategy(npu, rng):
+    x = rng.standard_normal((2, 3000)).astype(np.float32)
+    run_ln(npu, x, [3000])
+    run_ln(npu, x[:, :100].copy(), [100])
+    recs = [r for r in runtime().device.kernel_records if r["name"] == "LayerNorm"]
+    assert [(r["strategy"], r["tiling_key"], r.get("pass")) for r in recs] == \
+        [("multi_pass", 1, "stats"), ("multi_pass", 1, "apply"), ("fused", 0, None)]
+
+
+@pytest.mark.parametrize("layout", ["strided", "transposed"])
+def test_non_contiguous_input(npu, rng, layout):
+    x = (rng.standard_normal((6, 45)) * 2).astype(np.float32)
+    w = rng.standard_normal(45).astype(np.float32)
+    for s in ("fused", "multi_pass"):
+        y, m, r, _ = run_ln(npu, x, [45], w, None, strategy=s, layout=layout)
+        check(x, [45], w, None, 1e-5, y, m, r, 1e-5)
+
+
+def test_repeatable_executor_reruns_with_new_input(npu, rng):
+    x1 = rng.standard_normal((3, 2500)).astype(np.float32)
+    x2 = rng.standard_normal((3, 2500)).astype(np.float32) * 5
+    p1, t1 = npu.to_device(x1)
+    p2, _ = npu.to_device(x2)
+    po, to = npu.empty(x1.shape, np.float32)
+    ws, ex, ret = opsnn.aclnnLayerNormGetWorkspaceSize(t1, [2500], None, None, 1e-5, to)
+    assert ret == 0 and opsnn.aclSetAclOpExecutorRepeatable(ex) == 0
+    wptr = npu.malloc(ws)
+    from acl_runtime import acl
+    for ptr, x in ((p1, x1), (p2, x2)):
+        assert opsnn.aclSetInputTensorAddr(ex, 0, t1, ptr) == 0
+        assert opsnn.aclnnLayerNorm(wptr, ws, ex, 0) == 0
+        assert acl.rt.synchronize_stream(0) == 0
+        check(x, [2500], None, None, 1e-5, npu.to_host(po, x.shape, np.float32), None, None, 1e-5)
+    assert opsnn.aclDestroyAclOpExecutor(ex) == 0
+
+
+def test_empty_input_launches_nothing(npu):
+    tx = npu.to_device(np.zeros((0, 4), np.float32))[1]
+    to = npu.empty((0, 4), np.float32)[1]
+    ws, ex, ret = opsnn.aclnnLayerNormGetWorkspaceSize(tx, [4], None, None, 1e-5, to, None, None)
+    assert (ws, ret) == (0, 0) and ex.kernels == [] and ex.info["strategy"] == "empty"
+    npu.run((ws, ex, ret), opsnn.aclnnLayerNorm)
+
+
+def test_forcing_fused_on_a_row_too_long_is_a_tiling_error(npu):
+    tx = npu.to_device(np.zeros((2, 3000), np.float32))[1]
+    to = npu.empty((2, 3000), np.float32)[1]
+    expect_error(opsnn.aclnnLayerNormGetWorkspaceSize, (tx, [3000], None, None, 1e-5, to), TILING,
+                 "aclnnLayerNorm: fused strategy needs", "tiny has 16384 B", strategy="fused")
+
+
+@pytest.mark.parametrize("case,code,frag", [
+    ("input_null", NULL, "input is null"),
+    ("ns_null", NULL, "normalizedShape is null"),
+    ("out_null", NULL, "out is null"),
+    ("weight_destroyed", NULL, "weightOptional was destroyed"),
+    ("input_numpy", INVALID, "input must be an aclTensor"),
+    ("int_input", INVALID, "input dtype ACL_INT32 not supported"),
+    ("out_dtype", INVALID, "out dtype ACL_FLOAT16 not supported"),
+    ("weight_dtype", INVALID, "weightOptional dtype ACL_FLOAT16 not supported; expected one of ACL_FLOAT"),
+    ("weight_bias_mixed", INVALID, "biasOptional dtype ACL_FLOAT differs from weightOptional ACL_FLOAT16"),
+    ("mean_dtype", INVALID, "meanOutOptional dtype ACL_FLOAT not supported; expected one of ACL_FLOAT16"),
+    ("ns_empty", INVALID, "normalizedShape must not be empty"),
+    ("ns_long", INVALID, "normalizedShape [1, 3, 4] has more dims than input shape [3, 4]"),
+    ("ns_mismatch", INVALID, "normalizedShape [3] does not match the trailing dims of input shape [3, 4]"),
+    ("ns_not_ints", INVALID, "normalizedShape must hold integers, got 4.0"),
+    ("ns_scalar", INVALID, "normalizedShape must be an aclIntArray, got int"),
+    ("weight_shape", INVALID, "weightOptional shape [3] does not match expected [4]"),
+    ("out_shape", INVALID, "out shape [4, 3] does not match expected [3, 4]"),
+    ("rstd_shape", INVALID, "rstdOutOptional shape [3] does not match expected [3, 1]"),
+    ("eps_str", INVALID, "eps must be a number, got 'x'"),
+    ("eps_nan", INVALID, "eps must be finite, got nan"),
+    ("rank_9", INVALID, "input must be 1-D to 8-D, got shape [1, 1, 1, 1, 1, 1, 1, 1, 4]"),
+    ("strategy", INVALID, "strategy must be one of fused, multi_pass or None, got 'fast'"),
+])
+def test_layer_norm_errors(npu, case, code, frag):
+    def t(shape, dtype=np.float32):
+        return npu.empty(shape, dtype)[1]
+    w16 = t((4,), np.float16)
+    destroyed = t((4,))
+    opsnn.aclDestroyTensor(destroyed)
+    args = dict(input=t((3, 4)), ns=[4], weight=t((4,)), bias=t((4,)), eps=1e-5, out=t((3, 4)),
+                mean=t((3, 1)), rstd=t((3, 1)))
+    kw = {}
+    args.update({
+        "input_null": dict(input=None), "ns_null": dict(ns=None), "out_null": dict(out=None),
+        "weight_destroyed": dict(weight=destroyed), "input_numpy": dict(input=np.zeros((3, 4), np.float32)),
+        "int_input": dict(input=t((3, 4), np.int32)), "out_dtype": dict(out=t((3, 4), np.float16)),
+        "weight_dtype": dict(weight=w16), "weight_bias_mixed": dict(
+            input=t((3, 4), np.float16), out=t((3, 4), np.float16), weight=w16, mean=None, rstd=None),
+        "mean_dtype": dict(input=t((3, 4), np.float16), out=t((3, 4), np.float16), weight=None, bias=None),
+        "ns_empty": dict(ns=[]), "ns_long": dict(ns=[1, 3, 4]), "ns_mismatch": dict(ns=[3]),
+        "ns_not_ints": dict(ns=[4.0]), "ns_scalar": dict(ns=4), "weight_shape": dict(weight=t((3,))),
+        "out_shape": dict(out=t((4, 3))), "rstd_shape": dict(rstd=t((3,))), "eps_str": dict(eps="x"),
+        "eps_nan": dict(eps=float("nan")),
+        "rank_9": dict(input=t((1,) * 8 + (4,)), out=t((1,) * 8 + (4,)), mean=None, rstd=None),
+    }.get(case, {}))
+    if case == "strategy":
+        kw["strategy"] = "fast"
+    expect_error(opsnn.aclnnLayerNormGetWorkspaceSize, tuple(args.values()), code, "aclnnLayerNorm", frag, **kw)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=st.lists(st.integers(1, 40), min_size=1, max_size=4), data=st.data(),
+       dtype=st.sampled_from([np.float32, np.float16, BF16]), affine=st.sampled_from(["both", "weight", "none"]),
+       strategy=st.sampled_from([None, "multi_pass"]), layout=st.sampled_from(["contiguous", "strided"]))
+def test_layer_norm_property(npu, shape, data, dtype, affine, strategy, layout):
+    j = data.draw(st.integers(1, len(shape)))
+    ns = shape[-j:]
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31 - 1)))
+    x = (rng.standard_normal(shape) * 2 + rng.uniform(-5, 5)).astype(dtype)
+    w = rng.standard_normal(ns).astype(dtype) if affine != "none" else None
+    b = rng.standard_normal(ns).astype(dtype) if affine == "both" else None
+    y, m, r, ex = run_ln(npu, x, ns, w, b, eps=1e-3, strategy=strategy, layout=layout)
+    check(x, ns, w, b, 1e-3, y, m, r, TOL[np.dtype(dtype)])
+    assert ex.info["strategy"] in ("fused", "multi_pass")
