@@ -23,3 +23,5 @@ from .pooling.op_api import (aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWo
 from .activation.softmax import aclnnSoftmax, aclnnSoftmaxGetWorkspaceSize
 from .activation.lrn import aclnnLrn, aclnnLrnGetWorkspaceSize
 from .norm.layer_norm import aclnnLayerNorm, aclnnLayerNormGetWorkspaceSize
+from .attention.flash_attention_score import aclnnFlashAttentionScore, aclnnFlashAttentionScoreGetWorkspaceSize
+from .norm.rms_norm import aclnnRmsNorm, aclnnRmsNormGetWorkspaceSize

@@ -168,8 +168,10 @@ def row_norm_kernels(chip, name: str, rows: int, d: int, item: int, witem: int, 
     # --- multi-pass: chunks of c elements, stats pass then apply pass
     align = max(1, 32 // min(item, witem or item))
     # the apply pass holds the most per element: x in, weight/bias in, y out, fp32 work
+    # (+ the per-row statistics each pass reads or writes, double buffered)
     per_elem = 2 * (item + n_affine * witem + item) + tmp_per_elem
-    c_max = (chip.ub_bytes - ROW_SCALAR_UB_BYTES) // per_elem // align * align
+    reserve = ROW_SCALAR_UB_BYTES + 2 * (STATS_BYTES_PER_ROW + stats_out_bytes_per_row)
+    c_max = (chip.ub_bytes - reserve) // per_elem // align * align
     if c_max < align:  # pragma: no cover - a chip with under ~1 KiB of UB
         raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR, f"aclnn{name}: UB of {chip.ub_bytes} B is too small")
     cpr = ceil_div(d, c_max)

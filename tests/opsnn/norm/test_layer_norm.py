@@ -278,3 +278,21 @@ def test_layer_norm_property(npu, shape, data, dtype, affine, strategy, layout):
     y, m, r, ex = run_ln(npu, x, ns, w, b, eps=1e-3, strategy=strategy, layout=layout)
     check(x, ns, w, b, 1e-3, y, m, r, TOL[np.dtype(dtype)])
     assert ex.info["strategy"] in ("fused", "multi_pass")
+
+
+@pytest.mark.parametrize("centre", [True, False], ids=["layer", "rms"])
+def test_row_norm_tiling_fits_ub_for_every_row_length(centre):
+    """Sweep row lengths, dtypes and affine/stat outputs on the tiny chip: the plan
+    picks fused exactly when its UB need fits, and no kernel exceeds UB."""
+    from npu_sim.chips.presets import get_chip
+    from opsnn.norm.layer_norm import row_norm_kernels
+    chip = get_chip("tiny")
+    for item, witem in ((4, 4), (2, 2), (2, 4)):
+        for n_affine in (0, 1, 2):
+            for d in list(range(1, 80, 7)) + [447, 448, 449, 583, 677, 1000, 2049, 5000, 70001]:
+                specs, td = row_norm_kernels(chip, "LayerNorm", 3, d, item, witem if n_affine else 0, n_affine,
+                                             2 * item, centre, None, {})
+                assert (td.strategy == "fused") == (td.ub_bytes_needed_fused <= chip.ub_bytes)
+                assert td.chunk_elems * td.chunks_per_row >= d
+                for s in specs:
+                    assert all(v <= chip.ub_bytes for v in s.buffers.values()), (d, item, n_affine, s.buffers)
