@@ -1,0 +1,1 @@
+"""Attention operators (ops-transformer's ``attention/`` family): FlashAttentionScore."""
