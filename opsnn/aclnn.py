@@ -25,3 +25,4 @@ from .activation.lrn import aclnnLrn, aclnnLrnGetWorkspaceSize
 from .norm.layer_norm import aclnnLayerNorm, aclnnLayerNormGetWorkspaceSize
 from .attention.flash_attention_score import aclnnFlashAttentionScore, aclnnFlashAttentionScoreGetWorkspaceSize
 from .norm.rms_norm import aclnnRmsNorm, aclnnRmsNormGetWorkspaceSize
+from .reduce.op_api import aclnnMean, aclnnMeanGetWorkspaceSize, aclnnReduceSum, aclnnReduceSumGetWorkspaceSize

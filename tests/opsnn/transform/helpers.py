@@ -50,7 +50,7 @@ def device_tensor(npu, arr: np.ndarray, layout: str = "contiguous"):
         return strided_tensor(npu, arr)
     if layout == "transposed" and np.ndim(arr) >= 2:
         return transposed_tensor(npu, arr)
-    return npu.to_device(arr)[1]
+    return upload(npu, arr)[1]
 
 
 def expect_error(prep, args, code: int, *fragments: str, **kwargs) -> str:
@@ -73,3 +73,20 @@ def random_array(rng, shape, dtype, scale: float = 1.0, shift: float = 0.0) -> n
         lo = 0 if dt.kind == "u" else -20
         return rng.integers(lo, 20, shape).astype(dt)
     return (rng.standard_normal(shape) * scale + shift).astype(dt)
+
+
+def upload(npu, arr: np.ndarray):
+    """(ptr, aclTensor) for ``arr`` with its exact shape, 0-D included (the conftest
+    helper goes through ``np.ascontiguousarray``, which turns 0-D into 1-D)."""
+    arr = np.asarray(arr)
+    if arr.ndim:
+        return npu.to_device(arr)
+    ptr, _ = npu.to_device(arr.reshape(1))
+    t = opsnn.aclCreateTensor((), from_numpy_dtype(arr.dtype), None, 0, 2, (), ptr)
+    assert t is not None, opsnn.aclGetRecentErrMsg()
+    return ptr, t
+
+
+def empty(npu, shape, dtype):
+    """(ptr, aclTensor) of zeros with exactly ``shape`` (0-D included)."""
+    return upload(npu, np.zeros(shape, dtype))

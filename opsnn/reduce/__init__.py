@@ -1,0 +1,1 @@
+"""Reduction operators: aclnnReduceSum, aclnnMean."""

@@ -1,0 +1,33 @@
+"""Kernel half of the reduce family: numpy functional bodies.
+
+The vector unit accumulates float16/bfloat16 in fp32 (cast in, add, cast out) and
+float32 in fp32; integers accumulate exactly (int64 here, which wraps to the output
+width the same way an in-width accumulator does).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base.memview import tensor_view, write_out
+
+
+def reduce_body(x_t, out_t, axes: tuple[int, ...], keep_dim: bool, mean: bool):
+    """Body factory: out = sum (or mean) of self cast to out's dtype over ``axes``.
+    Slots: self, out."""
+    od = out_t.np_dtype
+
+    def make(addrs, ws):
+        def body(mem):
+            x = tensor_view(mem, addrs[0], x_t)
+            if od.kind in "iu":
+                r = np.sum(x.astype(od).astype(np.int64), axis=axes, keepdims=keep_dim)
+            else:
+                x32 = x.astype(od).astype(np.float32)  # self is cast to ``dtype`` first
+                r = np.sum(x32, axis=axes, keepdims=keep_dim, dtype=np.float32)
+                if mean:
+                    n = int(np.prod([x_t.view_shape[a] for a in axes], dtype=np.int64)) if axes else 1
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        r = r / np.float32(n) if n else np.full_like(r, np.nan)
+            write_out(mem, addrs[1], out_t, np.asarray(r).reshape(out_t.view_shape))
+        return body
+    return make
