@@ -19,7 +19,8 @@ from .chips import ChipConfig
 from .device_memory import DeviceMemory
 from .hardware.bandwidth import BandwidthServer
 from .hardware.cores import Core, CorePool, buffer_capacity, make_cores
-from .hardware.pipeline import run_block
+from .hardware.l2 import L2Cache
+from .hardware.pipeline import CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, Pipe
 from .trace import TraceRecorder
 
@@ -72,6 +73,10 @@ class Device:
         self.track_pid = f"device {device_id}"
         self.memory = DeviceMemory(chip.hbm_bytes, chip.malloc_align_bytes, chip.malloc_round_bytes, backed)
         self.hbm = BandwidthServer("HBM", chip.hbm_bandwidth_bytes_per_ns)
+        self.l2 = BandwidthServer("L2", chip.l2_bandwidth_bytes_per_ns)
+        self.l2_cache = L2Cache(chip.l2_bytes)
+        self._compiled: dict[int, CompiledProgram] = {}
+        self._launches = 0
         self.host_link = BandwidthServer("host link", chip.host_link_bandwidth_bytes_per_ns)
         self.cores = make_cores(chip)
         self.pools = {ct: CorePool(self.env, cores) for ct, cores in self.cores.items()}
@@ -81,6 +86,15 @@ class Device:
         self._next_id = 0
         self.pipe_busy_ns: dict[str, float] = {}
         self.kernel_records: list[dict[str, Any]] = []
+
+    def compiled(self, prog) -> CompiledProgram:
+        """``prog``'s stage costs on this chip, compiled once (cached by identity)."""
+        cp = self._compiled.get(id(prog))
+        if cp is None or cp.prog is not prog:
+            if len(self._compiled) > 4096:
+                self._compiled.clear()
+            cp = self._compiled[id(prog)] = compile_program(self.chip, prog)
+        return cp
 
     # ---- ids ------------------------------------------------------------------
     def _new_id(self) -> int:
@@ -143,19 +157,22 @@ class Device:
         t0 = env.now
         yield env.timeout(self.chip.kernel_launch_ns)
         pool = self.pools[spec.core_type]
-        busy: dict[Pipe, float] = {}
+        stats = KernelStats()
+        self._launches += 1
+        scope = self._launches
+        unit = spec.core_type.value
         procs = []
         dispatch = self.chip.block_dispatch_ns
         for prog in spec.blocks:
             core = pool.acquire()
             if not isinstance(core, Core):
                 core = yield core
-            procs.append(env.process(self._block(core, prog, spec, busy, pool, dispatch)))
+            procs.append(env.process(self._block(core, prog, spec, stats, pool, dispatch, scope, unit)))
         yield simpy.AllOf(env, procs)
         if launch.body is not None and self.backed:
             launch.body(self.memory)
         dur = env.now - t0
-        busy_out = {p.value: b for p, b in busy.items()}
+        busy_out = {p.value: b for p, b in stats.busy.items()}
         for p, b in busy_out.items():
             self.pipe_busy_ns[p] = self.pipe_busy_ns.get(p, 0.0) + b
         task = "AI_CORE" if spec.core_type is CoreType.AIC else "AI_VECTOR_CORE"
@@ -165,10 +182,10 @@ class Device:
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)
 
-    def _block(self, core, prog, spec, busy, pool, dispatch):
+    def _block(self, core, prog, spec, stats, pool, dispatch, scope, unit):
         if dispatch:
             yield self.env.timeout(dispatch)
-        yield from run_block(self, core, prog, spec, busy)
+        yield from run_block(self, core, prog, spec, stats, scope, unit)
         pool.release(core)
 
     def submit_memcpy(self, stream: Stream, nbytes: int, kind: str, apply: Callable[[], None] | None,

@@ -56,16 +56,48 @@ GM_PIPES = frozenset({Pipe.MTE2, Pipe.MTE3, Pipe.FIXPIPE})
 
 
 @dataclass(frozen=True, slots=True)
+class GmRange:
+    """One operand's share of a GM stage (MTE2 read, MTE3/FIXPIPE write).
+
+    Attributes:
+        nbytes: useful bytes of this operand the stage moves.
+        run_bytes: length of each contiguous run in GM (e.g. one tile row), bytes;
+            each run is rounded up to ``chip.gm_burst_bytes`` on the bus. 0 = one
+            contiguous run of ``nbytes``.
+        key: identity of the data, for the L2 model (hashable, e.g. ``("B", b, ni,
+            k_step)``); None = unknown, always served from HBM. Keys are scoped to one
+            kernel launch, and tile ``j`` of a :class:`TileSpec` with ``count > 1``
+            reads ``(key, j)``, so one spec can describe distinct K chunks (see
+            ``docs/timing.md``, "L2").
+    """
+
+    nbytes: int
+    run_bytes: int = 0
+    key: Any = None
+
+
+@dataclass(frozen=True, slots=True)
 class Stage:
-    """One stage of one tile on one pipe. Only the field for that pipe matters.
+    """One stage of one tile on one pipe. Only the fields for that pipe matter.
 
     Attributes:
         pipe: the pipe that executes the stage.
         nbytes: bytes moved (MTE1/MTE2/MTE3/FIXPIPE).
-        macs: multiply-accumulates (CUBE).
+        macs: multiply-accumulates (CUBE), already padded to the cube's fractal.
         vector_bytes: operand bytes the vector unit streams through (VECTOR), summed
             over every vector instruction the tile issues.
-        dtype: cube input dtype name ("float16", "bfloat16", "int8", "float32").
+        dtype: cube input dtype name ("float16", "bfloat16", "int8", "float32", or
+            "hf32" for fp32 under cubeMathType 1/3).
+        issues: instructions the stage issues (DMA transfers on MTE2/MTE3/FIXPIPE,
+            vector instructions on VECTOR); each pays the pipe's fixed cost. 0 =
+            derive the least possible: ``tiles * max(1, len(gm_ranges))`` transfers,
+            or ``tiles * ceil(repeats per tile / vector_max_repeats)`` vector
+            instructions.
+        tiles: fine-grained tiles this stage stands for (an "L1 step" that merges
+            several K chunks, to keep SimPy event counts low); the Scalar overhead is
+            charged per tile.
+        gm_ranges: the GM operands of a GM stage with their burst runs and L2 keys;
+            bytes of ``nbytes`` not covered are one unkeyed contiguous run.
     """
 
     pipe: Pipe
@@ -73,6 +105,9 @@ class Stage:
     macs: int = 0
     vector_bytes: int = 0
     dtype: str = "float16"
+    issues: int = 0
+    tiles: int = 1
+    gm_ranges: tuple[GmRange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

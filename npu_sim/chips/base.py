@@ -48,9 +48,16 @@ class ChipConfig(BaseModel):
     # ---- compute rates ------------------------------------------------------
     cube_fp16_macs_per_cycle: int = Field(gt=0, description="fp16/bf16 MACs per cycle per AIC (16x16x16=4096)")
     cube_int8_macs_per_cycle: int = Field(gt=0, description="int8 MACs per cycle per AIC (16x32x16=8192)")
-    cube_fp32_macs_per_cycle: int = Field(gt=0, description="fp32 MACs per cycle per AIC")
+    cube_fp32_macs_per_cycle: int = Field(gt=0, description="fp32 MACs per cycle per AIC (cubeMathType KEEP_DTYPE)")
+    cube_hf32_macs_per_cycle: int = Field(0, ge=0, description="HF32 MACs per cycle per AIC (cubeMathType "
+                                          "ALLOW_FP32_DOWN_PRECISION / USE_HF32); 0 = half the fp16 rate [A]")
     vector_bytes_per_cycle: int = Field(gt=0, description="Vector unit: bytes of operand per cycle (one 256 B repeat)")
-    scalar_ns_per_tile: float = Field(ge=0, description="Scalar issue overhead charged to each tile stage (ns)")
+    vector_repeat_bytes: int = Field(256, gt=0, description="Bytes one vector repeat processes (8 x 32 B blocks) [AC]")
+    vector_max_repeats: int = Field(255, gt=0, description="Most repeats one vector instruction can issue [AC]")
+    vector_issue_ns: float = Field(10.0, ge=0, description="Fixed cost of one vector instruction (issue and "
+                                                            "pipeline fill), ns [A]")
+    scalar_ns_per_tile: float = Field(ge=0, description="Scalar overhead charged once per tile per stage (ns): "
+                                                        "loop, address and queue bookkeeping")
 
     # ---- on-chip buffers (per core) ----------------------------------------
     ub_bytes: int = Field(gt=0, description="Unified Buffer per AIV (or per coupled AI Core)")
@@ -65,7 +72,9 @@ class ChipConfig(BaseModel):
     mte1_bytes_per_cycle: int = Field(gt=0, description="MTE1 (L1->L0A/L0B) bytes per cycle")
     mte3_bytes_per_cycle: int = Field(gt=0, description="MTE3 (UB->GM) bytes per cycle")
     fixpipe_bytes_per_cycle: int = Field(gt=0, description="FixPipe (L0C->GM) bytes per cycle")
-    dma_latency_ns: float = Field(ge=0, description="Fixed latency of one GM transfer (ns)")
+    dma_latency_ns: float = Field(ge=0, description="Fixed latency of one GM transfer (DMA instruction), ns")
+    gm_burst_bytes: int = Field(32, gt=0, description="GM transfer granularity: each contiguous run is rounded "
+                                                      "up to a multiple of this (DataCopy moves 32 B blocks) [AC]")
 
     # ---- memory system -----------------------------------------------------
     l2_bytes: int = Field(gt=0)
@@ -106,11 +115,26 @@ class ChipConfig(BaseModel):
             return self.aic_count + self.aiv_count
         return self.aiv_count
 
+    def cube_macs_per_cycle(self, dtype: str) -> int:
+        """Cube MACs per cycle per AIC for a cube input dtype name: "float16"/"bfloat16"
+        (16x16x16), "int8" (16x32x16), "hf32" (fp32 under cubeMathType 1 or 3),
+        anything else at the fp32 rate."""
+        if dtype in ("float16", "bfloat16"):
+            return self.cube_fp16_macs_per_cycle
+        if dtype == "int8":
+            return self.cube_int8_macs_per_cycle
+        if dtype == "hf32":
+            return self.cube_hf32_macs_per_cycle or max(1, self.cube_fp16_macs_per_cycle // 2)
+        return self.cube_fp32_macs_per_cycle
+
     def peak_flops(self, dtype: str = "float16") -> float:
         """Peak Cube FLOP/s for ``dtype`` (2 FLOPs per MAC) over all AICs."""
-        macs = {"float16": self.cube_fp16_macs_per_cycle, "bfloat16": self.cube_fp16_macs_per_cycle,
-                "int8": self.cube_int8_macs_per_cycle}.get(dtype, self.cube_fp32_macs_per_cycle)
-        return 2.0 * macs * self.aic_count * self.clock_hz
+        return 2.0 * self.cube_macs_per_cycle(dtype) * self.aic_count * self.clock_hz
+
+    @property
+    def peak_hbm_bytes_per_s(self) -> float:
+        """HBM bandwidth in bytes/s (``hbm_bandwidth_bytes_per_ns`` x 1e9)."""
+        return self.hbm_bandwidth_bytes_per_ns * 1e9
 
     # ---- persistence -------------------------------------------------------
     @classmethod

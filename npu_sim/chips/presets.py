@@ -11,8 +11,13 @@ Figure by figure for ``ascend910b2`` (the default):
   clock_hz 1.8e9 ........................... [PC] / msprof "Rated Freq"
   cube_fp16_macs_per_cycle 4096 ............ [PC] 16x16x16 cube
   cube_int8_macs_per_cycle 8192 ............ [PC] 16x32x16 cube
-  cube_fp32_macs_per_cycle 1024 ............ [A] a quarter of the fp16 rate
+  cube_fp32_macs_per_cycle 1024 ............ [A] a quarter of the fp16 rate (fp32 KEEP_DTYPE)
+  cube_hf32_macs_per_cycle 2048 ............ [A] half the fp16 rate (HF32: cubeMathType 1 / 3), as TF32
+                                             is on other accelerators; no public Ascend figure
   vector_bytes_per_cycle 256 ............... [AC] one 256 B repeat (8 x 32 B blocks) per cycle, [A] issue rate
+  vector_repeat_bytes 256, max repeats 255 . [AC] (repeatTimes is an 8-bit field)
+  vector_issue_ns 10 ....................... [A] per vector instruction (issue + pipeline fill)
+  gm_burst_bytes 32 ........................ [AC] DataCopy moves whole 32 B blocks
   ub/l1/l0a/l0b/l0c/bias table ............. [PC] 192 KiB / 512 KiB / 64 / 64 / 128 KiB / 1 KiB
   l2_bytes 192 MiB ......................... [PC]
   hbm_bytes 64 GiB ......................... [PC]
@@ -37,7 +42,12 @@ _COMMON = dict(
     cube_fp16_macs_per_cycle=4096,
     cube_int8_macs_per_cycle=8192,
     cube_fp32_macs_per_cycle=1024,
+    cube_hf32_macs_per_cycle=2048,
     vector_bytes_per_cycle=256,
+    vector_repeat_bytes=256,
+    vector_max_repeats=255,
+    vector_issue_ns=10.0,
+    gm_burst_bytes=32,
     scalar_ns_per_tile=20.0,
     bias_table_bytes=1 * KiB,
     mte2_bytes_per_cycle=128,

@@ -7,52 +7,118 @@ Timing rule for stage ``s`` of tile ``i`` (S stages per tile, queue depth ``bn``
                       end(S-1, i-bn))     # s == 0 only: a free queue slot (double buffering)
     end(s, i)   = start(s, i) + duration(s, i)
 
-``duration`` is :func:`npu_sim.hardware.cost.engine_ns` plus the scalar overhead; for
-stages that touch GM it also waits for its turn on the shared HBM server, which is
-why the clock must stand at ``start`` before it is computed. So the block process
-yields one SimPy timeout per GM stage (to reach its start), and none for on-chip
-stages, whose times follow from the rule alone. Spans are recorded with their
-computed start and duration.
+``duration`` comes from :func:`npu_sim.hardware.cost.stage_cost`: the fixed term plus
+the throughput term; for stages that touch GM the throughput term is the latest of
+the core's engine, the shared HBM server (bytes with no L2 key, and L2 misses) and
+the shared L2 server (L2 hits), which is why the clock must stand at ``start``
+before it is computed. So the block process yields one SimPy timeout per GM stage
+(to reach its start), and none for on-chip stages, whose times follow from the rule
+alone. Spans are recorded with their computed start and duration.
+
+Each distinct :class:`~npu_sim.program.BlockProgram` is compiled once per device
+(:func:`compile_program`): its stage costs depend only on the chip.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..program import GM_PIPES, BlockProgram, KernelSpec
-from .cost import engine_ns
+from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
+from .cost import stage_cost
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..device import Device
     from .cores import Core
 
+_WRITE_PIPES = frozenset({Pipe.MTE3, Pipe.FIXPIPE})
 
-def run_block(dev: "Device", core: "Core", prog: BlockProgram, spec: KernelSpec, busy: dict):
-    """SimPy process: run ``prog`` on ``core``. Waits on: timeouts to each GM stage's
-    start and to the block's end. Holds: the core (released by the caller).
-    Adds each pipe's busy ns to ``busy``. Returns the block's end time (ns)."""
-    env = dev.env
-    chip = dev.chip
-    hbm = dev.hbm
-    rec = dev.recorder
-    scalar = chip.scalar_ns_per_tile
-    lat = chip.dma_latency_ns
+
+class CompiledProgram:
+    """A block program's per-stage cost lookups.
+
+    ``groups[s]`` lists, per TileSpec, ``(count, engine_ns, fixed_ns, scalar_ns,
+    bus_bytes, keyed, nbytes, gm, write)`` of stage ``s`` (see ``StageCost``).
+    """
+
+    __slots__ = ("prog", "pipes", "groups", "n")
+
+    def __init__(self, prog: BlockProgram, pipes, groups, n):
+        self.prog = prog
+        self.pipes = pipes
+        self.groups = groups
+        self.n = n
+
+
+def compile_program(chip, prog: BlockProgram) -> CompiledProgram:
+    """Cost lookups of every stage of ``prog`` on ``chip``. Raises ValueError if a
+    tile group's pipes differ from the first group's (BlockProgram's contract)."""
     pipes = prog.pipes
     S = len(pipes)
+    groups: list[list[tuple]] = [[] for _ in range(S)]
+    for g in prog.tiles:
+        if tuple(st.pipe for st in g.stages) != pipes:
+            raise ValueError(f"tile groups of one block must share one pipe sequence: {pipes} vs "
+                             f"{tuple(st.pipe for st in g.stages)}")
+        if g.count <= 0:
+            continue
+        for s, st in enumerate(g.stages):
+            c = stage_cost(chip, st)
+            groups[s].append((g.count, c.engine_ns, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes,
+                              c.gm and c.nbytes > 0, st.pipe in _WRITE_PIPES))
+    n = sum(g.count for g in prog.tiles if g.count > 0)
+    return CompiledProgram(prog, pipes, groups, n)
+
+
+class KernelStats:
+    """What the blocks of one kernel did, summed: busy ns per pipe (SCALAR = the
+    scalar overhead inside stages), GM bytes served by HBM and by L2 hits (burst
+    rounded), useful GM bytes moved, core ns per core type (block start to end,
+    dispatch excluded) and the number of blocks run per core type."""
+
+    __slots__ = ("busy", "hbm_bytes", "l2_hit_bytes", "gm_bytes", "core_ns", "blocks")
+
+    def __init__(self) -> None:
+        self.busy: dict[Pipe, float] = {}
+        self.hbm_bytes = 0
+        self.l2_hit_bytes = 0
+        self.gm_bytes = 0
+        self.core_ns: dict[str, float] = {}
+        self.blocks: dict[str, int] = {}
+
+
+def run_block(dev: "Device", core: "Core", prog: BlockProgram, spec: KernelSpec, stats: KernelStats,
+              scope: Any = None, unit: str = "AIV"):
+    """SimPy process: run ``prog`` on ``core``. Waits on: timeouts to each GM stage's
+    start and to the block's end. Holds: the core (released by the caller). Adds to
+    ``stats`` (``unit`` names the core type the time counts for). ``scope`` makes L2
+    keys unique to one launch. Returns the block's end time (ns)."""
+    env = dev.env
+    cp = dev.compiled(prog)
+    base = env.now
+    n = cp.n
+    pipes = cp.pipes
+    S = len(pipes)
+    if not n or not S:
+        return base
+    groups = cp.groups
+    hbm = dev.hbm
+    l2 = dev.l2
+    cache = dev.l2_cache
+    rec = dev.recorder
+    recording = rec.enabled
+    tracks = [(dev.track_pid, f"{core.name} {p.value}") for p in pipes] if recording else None
     bn = max(1, spec.buffer_num)
-    tracks = [(dev.track_pid, f"{core.name} {p.value}") for p in pipes]
-    gm = [p in GM_PIPES for p in pipes]
-    # flatten tile groups into per-stage duration lookups: (count, engine_ns, nbytes)
-    groups = [[(g.count, engine_ns(chip, g.stages[s]), g.stages[s].nbytes) for g in prog.tiles]
-              for s in range(S)]
-    n = prog.tile_count
     end = [[0.0] * n for _ in range(S)]
     nxt = [0] * S
     gidx = [0] * S
-    gleft = [groups[s][0][0] if groups[s] else 0 for s in range(S)]
-    base = env.now
+    gleft = [groups[s][0][0] for s in range(S)]
+    last = S - 1
     label = spec.name
     block_end = base
     busy_pipe = [0.0] * S
+    scalar_busy = 0.0
+    hbm_total = 0
+    l2_total = 0
+    gm_total = 0
     remaining = n * S
     while remaining:
         # pick the startable stage with the earliest start
@@ -62,46 +128,82 @@ def run_block(dev: "Device", core: "Core", prog: BlockProgram, spec: KernelSpec,
             i = nxt[s]
             if i >= n:
                 continue
-            if s > 0 and nxt[s - 1] <= i:
-                continue
-            t = end[s - 1][i] if s > 0 else base
-            if i > 0 and end[s][i - 1] > t:
-                t = end[s][i - 1]
-            if s == 0 and i >= bn:
-                if nxt[S - 1] <= i - bn:
+            if s:
+                if nxt[s - 1] <= i:
                     continue
-                if end[S - 1][i - bn] > t:
-                    t = end[S - 1][i - bn]
+                t = end[s - 1][i]
+            else:
+                t = base
+                if i >= bn:
+                    if nxt[last] <= i - bn:
+                        continue
+                    if end[last][i - bn] > t:
+                        t = end[last][i - bn]
+            if i and end[s][i - 1] > t:
+                t = end[s][i - 1]
             if best_s < 0 or t < best_t:
                 best_s, best_t = s, t
         s = best_s
         i = nxt[s]
-        cnt, eng, nbytes = groups[s][gidx[s]]
-        if gm[s] and nbytes:
+        cnt, eng, fixed, scalar, bus, keyed, nbytes, gm, write = groups[s][gidx[s]]
+        if gm:
             if best_t > env.now:
                 yield env.timeout(best_t - env.now)
-            hbm_end = hbm.reserve(best_t, nbytes)
-            fin = best_t + eng if best_t + eng > hbm_end else hbm_end
-            dur = fin - best_t + lat + scalar
-        elif eng:
-            dur = eng + scalar
+            fin = best_t + eng
+            miss = bus
+            if keyed:
+                j = cnt - gleft[s]
+                hit = 0
+                for key, b in keyed:
+                    if write:
+                        cache.write((scope, key, j), b)
+                        miss += b
+                    elif cache.read((scope, key, j), b):
+                        hit += b
+                    else:
+                        miss += b
+                if hit:
+                    t = l2.reserve(best_t, hit)
+                    if t > fin:
+                        fin = t
+                    l2_total += hit
+            if miss:
+                t = hbm.reserve(best_t, miss)
+                if t > fin:
+                    fin = t
+                hbm_total += miss
+            gm_total += nbytes
+            dur = fin - best_t + fixed
         else:
-            dur = 0.0  # an empty stage (e.g. FixPipe on a K-chunk that writes nothing)
+            dur = eng + fixed
         e = best_t + dur
         end[s][i] = e
-        busy_pipe[s] += dur
-        if rec.enabled and dur > 0:
-            rec.span(tracks[s], label, best_t, dur, "pipe", {"tile": i, "bytes": nbytes} if nbytes else {"tile": i})
+        if dur > 0:
+            busy_pipe[s] += dur
+            scalar_busy += scalar
+            if recording:
+                rec.span(tracks[s], label, best_t, dur, "pipe", {"tile": i, "bytes": nbytes} if nbytes else {"tile": i})
         if e > block_end:
             block_end = e
         nxt[s] = i + 1
         gleft[s] -= 1
-        if gleft[s] == 0 and gidx[s] + 1 < len(groups[s]):
+        if not gleft[s] and gidx[s] + 1 < len(groups[s]):
             gidx[s] += 1
             gleft[s] = groups[s][gidx[s]][0]
         remaining -= 1
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
+    busy = stats.busy
     for s in range(S):
         busy[pipes[s]] = busy.get(pipes[s], 0.0) + busy_pipe[s]
+    if scalar_busy:
+        busy[Pipe.SCALAR] = busy.get(Pipe.SCALAR, 0.0) + scalar_busy
+    stats.hbm_bytes += hbm_total
+    stats.l2_hit_bytes += l2_total
+    stats.gm_bytes += gm_total
+    stats.core_ns[unit] = stats.core_ns.get(unit, 0.0) + (block_end - base)
+    stats.blocks[unit] = stats.blocks.get(unit, 0) + 1
     return block_end
+
+
+__all__ = ["CompiledProgram", "KernelStats", "compile_program", "run_block", "GM_PIPES"]

@@ -4,7 +4,8 @@ The expected times below come from the formula table in ``npu_sim/hardware/cost.
 and the start/end rule in ``npu_sim/hardware/pipeline.py``, evaluated on the chip's
 fields, never from the simulator's own output:
 
-    VECTOR  ceil(vector_bytes / vector_bytes_per_cycle) * cycle + scalar
+    VECTOR  ceil(repeats * 256 / vector_bytes_per_cycle) * cycle + instructions * vector_issue + scalar
+            repeats = ceil(vector_bytes / 256), instructions = ceil(repeats / 255)
     MTE2/3  dma_latency + max(nbytes / bytes_per_cycle * cycle, HBM finish - start) + scalar
     start(s, i) = max(end(s-1, i), end(s, i-1), end(S-1, i-bn) for s == 0)
 
@@ -24,7 +25,10 @@ from npu_sim.chips.presets import TINY
 
 # ---- the documented formulas, on chip fields -----------------------------------------------
 def vector_ns(chip, vector_bytes):
-    return math.ceil(vector_bytes / chip.vector_bytes_per_cycle) * (1e9 / chip.clock_hz) + chip.scalar_ns_per_tile
+    repeats = math.ceil(vector_bytes / chip.vector_repeat_bytes)
+    instructions = math.ceil(repeats / chip.vector_max_repeats)
+    return (math.ceil(repeats * chip.vector_repeat_bytes / chip.vector_bytes_per_cycle) * (1e9 / chip.clock_hz)
+            + instructions * chip.vector_issue_ns + chip.scalar_ns_per_tile)
 
 
 def gm_ns(chip, nbytes, bytes_per_cycle, hbm_wait_ns=0.0):
@@ -143,7 +147,8 @@ def test_balanced_stages_double_buffering_gains():
     chip = FAST_HBM
     nbytes = 4096
     d = gm_ns(chip, nbytes, chip.mte2_bytes_per_cycle)
-    vbytes = int((d - chip.scalar_ns_per_tile) * chip.vector_bytes_per_cycle)  # vector stage of d too
+    # a vector stage of d too: one instruction (< 255 repeats), whole cycles of 256 B
+    vbytes = int((d - chip.scalar_ns_per_tile - chip.vector_issue_ns) * chip.vector_bytes_per_cycle)
     assert vector_ns(chip, vbytes) == pytest.approx(d)
     prog = BlockProgram((TileSpec(streaming_tile(nbytes, vbytes, nbytes), N_TILES),))
     dev1, _ = run(chip, [prog], buffer_num=1)

@@ -53,7 +53,7 @@ def test_op_summary_time_is_the_sum_of_task_spans(acl_run, source):
     assert mm["bytes_from_pipes"] and mm["bytes"] >= 2 * (M * K + K * N + M * N) * 0.99
     assert by["Add"]["bytes"] == 3 * 4096 * 4 and not by["Add"]["bytes_from_pipes"]
     assert by["Add"]["gb_per_s"] == pytest.approx(by["Add"]["bytes"] / by["Add"]["total_ns"])
-    assert set(mm["pipe_ratio"]) == {"MTE2", "MTE1", "CUBE", "FIXPIPE"}
+    assert set(mm["pipe_ratio"]) == {"MTE2", "MTE1", "CUBE", "FIXPIPE", "SCALAR"}
     assert all(0.0 <= v <= 1.0 for r in rows for v in r["pipe_ratio"].values())
 
 

@@ -106,7 +106,7 @@ def test_args_are_json_safe(device_run):
     task = next(e for e in device_run.trace["traceEvents"] if e["ph"] == "X" and e["cat"] == "task")
     assert task["args"]["shape"] == [3, 4] and task["args"]["scale"] == 0.5
     assert task["args"]["dtype"] == "float16" and task["args"]["tiling_key"] == 3
-    assert set(task["args"]["pipe_busy_ns"]) == {"MTE2", "MTE1", "CUBE", "FIXPIPE"}
+    assert set(task["args"]["pipe_busy_ns"]) == {"MTE2", "MTE1", "CUBE", "FIXPIPE", "SCALAR"}
 
 
 def test_json_safe_conversions():
