@@ -26,3 +26,24 @@ from .norm.layer_norm import aclnnLayerNorm, aclnnLayerNormGetWorkspaceSize
 from .attention.flash_attention_score import aclnnFlashAttentionScore, aclnnFlashAttentionScoreGetWorkspaceSize
 from .norm.rms_norm import aclnnRmsNorm, aclnnRmsNormGetWorkspaceSize
 from .reduce.op_api import aclnnMean, aclnnMeanGetWorkspaceSize, aclnnReduceSum, aclnnReduceSumGetWorkspaceSize
+from .math.elementwise import (aclnnAdds, aclnnAddsGetWorkspaceSize, aclnnDiv, aclnnDivGetWorkspaceSize, aclnnDivs,
+                               aclnnDivsGetWorkspaceSize, aclnnInplaceAdd, aclnnInplaceAddGetWorkspaceSize,
+                               aclnnInplaceAdds, aclnnInplaceAddsGetWorkspaceSize, aclnnInplaceDiv,
+                               aclnnInplaceDivGetWorkspaceSize, aclnnInplaceDivs, aclnnInplaceDivsGetWorkspaceSize,
+                               aclnnInplaceMul, aclnnInplaceMulGetWorkspaceSize, aclnnInplaceMuls,
+                               aclnnInplaceMulsGetWorkspaceSize, aclnnInplaceRelu, aclnnInplaceReluGetWorkspaceSize,
+                               aclnnInplaceSub, aclnnInplaceSubGetWorkspaceSize, aclnnInplaceSubs,
+                               aclnnInplaceSubsGetWorkspaceSize, aclnnMul, aclnnMulGetWorkspaceSize, aclnnMuls,
+                               aclnnMulsGetWorkspaceSize, aclnnSub, aclnnSubGetWorkspaceSize, aclnnSubs,
+                               aclnnSubsGetWorkspaceSize)
+from .math.pointwise import (aclnnClamp, aclnnClampGetWorkspaceSize, aclnnClampMax, aclnnClampMaxGetWorkspaceSize,
+                             aclnnClampMin, aclnnClampMinGetWorkspaceSize, aclnnClampTensor,
+                             aclnnClampTensorGetWorkspaceSize, aclnnErf, aclnnErfGetWorkspaceSize,
+                             aclnnPowTensorScalar, aclnnPowTensorScalarGetWorkspaceSize, aclnnPowTensorTensor,
+                             aclnnPowTensorTensorGetWorkspaceSize, aclnnSqrt, aclnnSqrtGetWorkspaceSize)
+from .math.select import (aclnnEqScalar, aclnnEqScalarGetWorkspaceSize, aclnnEqTensor, aclnnEqTensorGetWorkspaceSize,
+                          aclnnEqual, aclnnEqualGetWorkspaceSize, aclnnSWhere, aclnnSWhereGetWorkspaceSize, aclnnWhere,
+                          aclnnWhereGetWorkspaceSize)
+from .math.cast import aclnnCast, aclnnCastGetWorkspaceSize
+from .activation.unary import (aclnnGelu, aclnnGeluGetWorkspaceSize, aclnnGeluV2, aclnnGeluV2GetWorkspaceSize,
+                               aclnnSilu, aclnnSiluGetWorkspaceSize)

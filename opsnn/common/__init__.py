@@ -1,0 +1,1 @@
+"""Shared l0 ops used by many operators (contiguous copies, view copies)."""
