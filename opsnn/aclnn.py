@@ -47,3 +47,7 @@ from .math.select import (aclnnEqScalar, aclnnEqScalarGetWorkspaceSize, aclnnEqT
 from .math.cast import aclnnCast, aclnnCastGetWorkspaceSize
 from .activation.unary import (aclnnGelu, aclnnGeluGetWorkspaceSize, aclnnGeluV2, aclnnGeluV2GetWorkspaceSize,
                                aclnnSilu, aclnnSiluGetWorkspaceSize)
+from .transform.tensor_list import aclCreateTensorList, aclDestroyTensorList, aclTensorList
+from .transform.permute import aclnnPermute, aclnnPermuteGetWorkspaceSize
+from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize
+from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize

@@ -1,0 +1,2 @@
+"""Layout and gather operators: aclnnPermute, aclnnCat, aclnnEmbedding, and the
+aclTensorList they take."""

@@ -1,0 +1,83 @@
+"""aclnnEmbedding: gather rows of a weight matrix by index.
+
+CANN prototype (aclnn_embedding.h):
+  aclnnEmbeddingGetWorkspaceSize(weight, indices, out, workspaceSize, executor)
+  aclnnEmbedding(workspace, workspaceSize, executor, stream)
+Parameters (CANN order):
+  weight: 2-D [num_embeddings, embedding_dim], any dtype this simulator has; ND.
+  indices: INT32 or INT64, 0-8 dims.
+  out: weight's dtype, shape indices.shape + [embedding_dim].
+  Non-contiguous views accepted for all three.
+Status: 161001 null tensor; 161002 not a tensor, dtype, rank or shape. An empty
+``out`` prepares no kernel.
+Out-of-range indices: CANN leaves the result undefined. Here the kernel checks every
+index when it runs (phase 2 cannot: it never sees data) and fails on the device:
+nothing is written, and the next synchronize on the stream returns
+ACL_ERROR_RT_AICORE_EXCEPTION (507015) with the first bad position and value in the
+message (``acl.get_recent_err_msg()``). Negative indices count as out of range.
+
+Tile program (assumption): a unit is one chunk of one gathered row (a row is cut into
+``chunks_per_row`` chunks when two double-buffered copies of it overflow UB). Per
+unit MTE2 fetches the chunk from the weight row (a random row: its bytes rounded up
+to whole 32 B DMA blocks) plus its share of the index, and MTE3 writes the chunk to
+``out``; no Vector work (a pure gather, as a DataCopy-only kernel).
+"""
+from __future__ import annotations
+
+from ..base.checks import check_dtype, check_not_null, check_rank, check_tensor_type, invalid
+from ..base.dtypes import aclDataType as T
+from ..base.executor import PreparedKernel, aclOpExecutor
+from ..base.op import execute, prepare
+from ..base.tiling import align_up, ceil_div, vector_kernel
+from .kernel import embedding_body
+
+OP = "aclnnEmbedding"
+INDEX_TYPES = (T.ACL_INT32, T.ACL_INT64)
+MAX_RANK = 8
+#: UB bytes kept for the index tile (assumption)
+INDEX_UB_BYTES = 256
+
+
+def _build(chip, weight, indices, out):
+    check_not_null(OP, weight=weight, indices=indices, out=out)
+    check_tensor_type(OP, weight=weight, indices=indices, out=out)
+    check_dtype(OP, "indices", indices, INDEX_TYPES)
+    check_dtype(OP, "out", out, (weight.data_type,))
+    check_rank(OP, "weight", weight, (2,))
+    if len(indices.view_shape) > MAX_RANK:
+        raise invalid(OP, f"indices must be at most {MAX_RANK}-D, got shape {list(indices.view_shape)}")
+    v, d = weight.view_shape
+    shape = tuple(indices.view_shape) + (d,)
+    if tuple(out.view_shape) != shape:
+        raise invalid(OP, f"out shape {list(out.view_shape)} does not match expected {list(shape)}")
+    info = {"num_embeddings": v, "embedding_dim": d, "lookups": indices.numel}
+    if out.numel == 0:
+        return aclOpExecutor("Embedding", [], [weight, indices], [out], 0, info=dict(info, strategy="empty"))
+    e = weight.itemsize
+    step = max(1, 32 // e)
+    # two queue slots of (row chunk in, rounded to 32 B, + chunk out)
+    c_max = max(step, (chip.ub_bytes - INDEX_UB_BYTES - 128) // (4 * e) // step * step)
+    cpr = ceil_div(d, c_max)
+    c = ceil_div(d, cpr)
+    units = indices.numel * cpr
+    mte2 = align_up(c * e, 32) + indices.itemsize / cpr
+    spec, _ = vector_kernel(chip, "Embedding", units, mte2, c * e, 0, fixed_ub_bytes=INDEX_UB_BYTES,
+                            args={"shapes": [[v, d], list(indices.view_shape)], "dtype": weight.dtype_name,
+                                  "index_dtype": indices.dtype_name, "chunks_per_row": cpr,
+                                  "bytes": int(units * (mte2 + c * e))})
+    body = embedding_body(weight, indices, out)
+    return aclOpExecutor("Embedding", [PreparedKernel(spec, body)], [weight, indices], [out], 0,
+                         info=dict(info, strategy="gather", chunk_elems=c, chunks_per_row=cpr,
+                                   tiling=spec.args["tiling"]))
+
+
+def aclnnEmbeddingGetWorkspaceSize(weight, indices, out):  # noqa: N802
+    """Phase 1 of out = weight[indices] (module doc). Returns ``(workspace_size,
+    executor, status)``: 161001 null, 161002 dtype/rank/shape. Out-of-range indices
+    are reported at synchronisation (507015), not here."""
+    return prepare("Embedding", lambda chip: _build(chip, weight, indices, out))
+
+
+def aclnnEmbedding(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
+    """Phase 2 of Embedding: bind addresses and enqueue on ``stream``."""
+    return execute("Embedding", workspace, workspaceSize, executor, stream)

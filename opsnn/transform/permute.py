@@ -1,0 +1,115 @@
+"""aclnnPermute: reorder a tensor's axes into a new contiguous tensor.
+
+CANN prototype (aclnn_permute.h):
+  aclnnPermuteGetWorkspaceSize(self, dims, out, workspaceSize, executor)
+  aclnnPermute(workspace, workspaceSize, executor, stream)
+Parameters (CANN order):
+  self: any dtype this simulator has; ND; 0-8 dims; non-contiguous views accepted.
+  dims: aclIntArray (or int sequence), a permutation of the axes; negative values
+    count from the end.
+  out: self's dtype; shape [self.shape[dims[0]], ..., self.shape[dims[-1]]].
+Status: 161001 null self/dims/out; 161002 not a tensor, dims not a permutation,
+rank, out dtype or shape. An empty tensor prepares no kernel.
+
+Axis handling (phase 1): axes that stay adjacent and in order are merged, so a
+permutation reduces to its essential form (e.g. [0, 2, 1, 3] of [2, 3, 4, 5] is
+"swap the middle two"; an identity is a plain copy). Recorded as
+``executor.info["merged_perm"]`` / ``["merged_shape"]`` and in the trace args.
+Tile program (one unit per element; assumption): MTE2 reads ``self`` once in
+storage order; when the last axis moves, the Vector unit transposes in UB (one pass,
+itemsize bytes per element); when it stays, no Vector work, and MTE3 writes runs of
+the last merged axis, each rounded up to whole 32 B DMA blocks (Ascend C DataCopy
+granule); otherwise MTE3 writes the output contiguously.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base.checks import check_dtype, check_not_null, check_tensor_type, invalid
+from ..base.executor import PreparedKernel, aclOpExecutor
+from ..base.op import execute, prepare
+from ..base.tiling import align_up, vector_kernel
+from .kernel import permute_body
+
+OP = "aclnnPermute"
+MAX_RANK = 8
+
+
+def normalise_perm(op: str, dims, rank: int) -> list[int]:
+    """``dims`` as a permutation of range(rank); 161002 otherwise."""
+    if isinstance(dims, (str, bytes)) or not hasattr(dims, "__iter__"):
+        raise invalid(op, f"dims must be an aclIntArray, got {type(dims).__name__}")
+    vals = []
+    for d in dims:
+        if isinstance(d, (bool, np.bool_)) or not hasattr(d, "__index__"):
+            raise invalid(op, f"dims must hold integers, got {d!r}")
+        vals.append(int(d))
+    if len(vals) != rank:
+        raise invalid(op, f"dims {vals} has {len(vals)} entries for a {rank}-D self")
+    r = max(rank, 1)
+    if any(not -r <= d < r for d in vals):
+        raise invalid(op, f"dims {vals} out of range [{-r}, {r})")
+    perm = [d % r for d in vals]
+    if sorted(perm) != list(range(rank)):
+        raise invalid(op, f"dims {vals} is not a permutation of the {rank} axes")
+    return perm
+
+
+def merge_perm(shape: tuple[int, ...], perm: list[int]) -> tuple[list[int], list[int]]:
+    """Drop size-1 axes and merge input axes that stay adjacent and in order.
+    Returns (merged permutation, merged input shape)."""
+    keep = [a for a in perm if shape[a] != 1]
+    if not keep:
+        return [0], [1]
+    groups: list[list[int]] = []
+    for a in keep:
+        if groups and a > groups[-1][-1] and all(shape[b] == 1 for b in range(groups[-1][-1] + 1, a)):
+            groups[-1].append(a)
+        else:
+            groups.append([a])
+    # rank the groups by their first input axis
+    order = sorted(range(len(groups)), key=lambda g: groups[g][0])
+    merged_shape = [int(np.prod([shape[a] for a in groups[g]])) for g in order]
+    rank_of = {g: i for i, g in enumerate(order)}
+    return [rank_of[g] for g in range(len(groups))], merged_shape
+
+
+def _build(chip, self, dims, out):
+    check_not_null(OP, self=self, dims=dims, out=out)
+    check_tensor_type(OP, self=self, out=out)
+    check_dtype(OP, "out", out, (self.data_type,))
+    shape = tuple(self.view_shape)
+    if len(shape) > MAX_RANK:
+        raise invalid(OP, f"self must be at most {MAX_RANK}-D, got shape {list(shape)}")
+    perm = normalise_perm(OP, dims, len(shape))
+    oshape = tuple(shape[a] for a in perm)
+    if tuple(out.view_shape) != oshape:
+        raise invalid(OP, f"out shape {list(out.view_shape)} does not match expected {list(oshape)}")
+    mperm, mshape = merge_perm(shape, perm)
+    info = {"perm": perm, "merged_perm": mperm, "merged_shape": mshape}
+    if self.numel == 0:
+        return aclOpExecutor("Permute", [], [self], [out], 0, info=dict(info, strategy="empty"))
+    n, e = self.numel, self.itemsize
+    last_moves = mperm[-1] != len(mperm) - 1
+    if last_moves:
+        mte3, vec, strategy = n * e, e, "transpose"
+    else:
+        run = mshape[-1]
+        mte3, vec = (n // run) * align_up(run * e, 32), 0
+        strategy = "copy" if mperm == sorted(mperm) else "dma_permute"
+    spec, _ = vector_kernel(chip, "Permute", n, e, mte3 / n, vec,
+                            args={"shapes": [list(shape)], "dtype": self.dtype_name, "perm": perm,
+                                  "merged_perm": mperm, "strategy": strategy, "bytes": n * e + mte3})
+    return aclOpExecutor("Permute", [PreparedKernel(spec, permute_body(self, out, tuple(perm)))], [self], [out], 0,
+                         info=dict(info, strategy=strategy, tiling=spec.args["tiling"]))
+
+
+def aclnnPermuteGetWorkspaceSize(self, dims, out):  # noqa: N802
+    """Phase 1 of out = self.permute(dims) (module doc). Returns ``(workspace_size,
+    executor, status)``: 161001 null, 161002 dims/dtype/shape invalid."""
+    return prepare("Permute", lambda chip: _build(chip, self, dims, out))
+
+
+def aclnnPermute(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
+    """Phase 2 of Permute: bind addresses and enqueue on ``stream``."""
+    return execute("Permute", workspace, workspaceSize, executor, stream)
