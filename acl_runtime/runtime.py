@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 
 from npu_sim import DEFAULT_CHIP, Device, DeviceMemoryError, KernelConfigError, get_chip
-from npu_sim.program import KernelLaunch
+from npu_sim.program import KernelLaunch, KernelSpec
 
 from . import constants as C
-from .host_clock import HostClock
+from .host_clock import HOST_COST_NS, HostClock
 
 HOST_TRACK = ("host", "thread 0")
 
@@ -33,7 +33,17 @@ class AclError(Exception):
 
 class Runtime:
     """Process-wide ACL state: initialised flag, the current device, streams, events,
-    the host clock, and host buffers known by pointer."""
+    the host clock, host buffers known by pointer, and system parameters
+    (``sys_params``: aclSysParamOpt -> value, e.g. ACL_OPT_DETERMINISTIC).
+
+    Deferred launches: phase 2 (:meth:`launch_prepared`) charges the host clock,
+    records its host span and queues the kernel in ``_pending``; the kernels are
+    handed to the simulator (one SimPy process each) by :meth:`flush`, which every
+    call that lets the device run or enqueues other work on it calls first. The
+    device clock only moves inside those calls, so deferring the hand-over changes
+    no simulated time and keeps the submission order; it keeps SimPy work (part of
+    simulating the device, not of the host API) out of the phase-2 call.
+    """
 
     def __init__(self) -> None:
         self.initialized = False
@@ -47,6 +57,9 @@ class Runtime:
         self._host_keep: dict[int, np.ndarray] = {}   # malloc_host buffers
         self.last_error = ""
         self._flow = 0
+        self._pending: list[tuple] = []
+        self.sys_params: dict[int, int] = {}
+        self.deterministic = 0
 
     # ---- lifecycle ----------------------------------------------------------------
     def init(self, chip: str | None = None, backed: bool = True) -> None:
@@ -61,6 +74,7 @@ class Runtime:
     def finalize(self) -> None:
         self._need_init()
         if self.device is not None:
+            self.flush()
             self.device.run_until(None)
         self.__init__()
 
@@ -87,6 +101,7 @@ class Runtime:
         dev = self.need_device()
         if device_id != self.device_id:
             raise AclError(C.ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} is not set")
+        self.flush()
         dev.run_until(None)
 
     # ---- host timeline ------------------------------------------------------------
@@ -102,6 +117,34 @@ class Runtime:
             self.device.recorder.span(HOST_TRACK, name or what, start, dur, "host", args, flow_id=fid,
                                       flow_out=flow)
         return self.clock.now_ns, fid
+
+    def charge_prepare(self, name: str, dur_ns: float, args: dict | None = None) -> None:
+        """Charge a phase-1 call of ``dur_ns`` ns (host_clock.prepare_cost_ns, or the
+        cache-hit cost) and record its span on the host track (no flow: phase 1
+        enqueues nothing)."""
+        start, dur = self.clock.advance_ns(dur_ns)
+        if self.device is not None:
+            self.device.recorder.span(HOST_TRACK, name, start, dur, "host", args)
+
+    # ---- system parameters ----------------------------------------------------------
+    def set_sys_param(self, opt: int, value: int) -> None:
+        """aclrtSetSysParamOpt / aclrtCtxSetSysParamOpt (one context here)."""
+        self._need_init()
+        if opt not in C.SYS_PARAM_OPTS:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown aclSysParamOpt {opt!r}; known: "
+                                                     f"{', '.join(f'{k} {v}' for k, v in C.SYS_PARAM_OPTS.items())}")
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in (0, 1):
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"{C.SYS_PARAM_OPTS[opt]} value must be 0 or 1, got {value!r}")
+        self.sys_params[opt] = int(value)
+        if opt == C.ACL_OPT_DETERMINISTIC:
+            self.deterministic = int(value)
+
+    def get_sys_param(self, opt: int) -> int:
+        """aclrtGetSysParamOpt / aclrtCtxGetSysParamOpt: the value set, default 0."""
+        self._need_init()
+        if opt not in C.SYS_PARAM_OPTS:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown aclSysParamOpt {opt!r}")
+        return self.sys_params.get(opt, 0)
 
     # ---- memory -------------------------------------------------------------------
     def malloc(self, size: int, policy: int = C.ACL_MEM_MALLOC_HUGE_FIRST) -> int:
@@ -121,6 +164,7 @@ class Runtime:
     def free(self, ptr: int) -> None:
         dev = self.need_device()
         # a free must not pull memory out from under queued work
+        self.flush()
         dev.run_until(None)
         self.clock.catch_up(dev.env.now)
         try:
@@ -187,6 +231,7 @@ class Runtime:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown memcpy kind {kind!r}")
         if count == 0:
             return
+        self.flush()
         mem = dev.memory
         if kind == C.ACL_MEMCPY_HOST_TO_HOST:
             self.host_view(dst, count)[...] = self.host_view(src, count)
@@ -237,6 +282,7 @@ class Runtime:
         s = self.stream(handle)
         if s is self.default_stream:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, "the default stream cannot be destroyed")
+        self.flush()
         self._wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
         del self.device.streams[s.stream_id]
 
@@ -258,11 +304,13 @@ class Runtime:
 
     def record_event(self, event, stream) -> None:
         e, s = self.event(event), self.stream(stream)
+        self.flush()
         t, _ = self.host_span("record_event", "aclrtRecordEvent")
         self.device.submit_record(s, e, t)
 
     def stream_wait_event(self, stream, event) -> None:
         e, s = self.event(event), self.stream(stream)
+        self.flush()
         t, _ = self.host_span("stream_wait_event", "aclrtStreamWaitEvent")
         self.device.submit_wait(s, e, t)
 
@@ -270,6 +318,7 @@ class Runtime:
         dev = self.device
         if ev is None:
             return
+        self.flush()
         ok = dev.run_until(ev, progress)
         self.clock.catch_up(dev.env.now)
         if not ok:
@@ -286,17 +335,20 @@ class Runtime:
         """Run the device until ``stream`` is idle. ``progress(kernels_done)``, if
         given, is called now and then while the simulation runs (for progress bars)."""
         s = self.stream(stream)
+        self.flush()
         self.host_span("synchronize", "aclrtSynchronizeStream")
         self._wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, progress)
 
     def synchronize_device(self) -> None:
         dev = self.need_device()
+        self.flush()
         self.host_span("synchronize", "aclrtSynchronizeDevice")
         for s in list(dev.streams.values()):
             self._wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
 
     def synchronize_event(self, event) -> None:
         e = self.event(event)
+        self.flush()
         self.host_span("synchronize", "aclrtSynchronizeEvent")
         if e.records:
             self._wait(e.records[-1], None, C.ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
@@ -311,14 +363,73 @@ class Runtime:
 
     # ---- kernels (used by opsnn) ------------------------------------------------------------
     def launch_kernel(self, stream, launch: KernelLaunch, host_args: dict | None = None) -> None:
-        """Enqueue a prepared kernel on ``stream``; charges the host a launch."""
+        """Enqueue a kernel on ``stream`` now (after any deferred launches); charges the
+        host a launch. Raises AclError (100000) for a bad stream or a kernel the chip
+        cannot run."""
         dev = self.need_device()
         s = self.stream(stream)
+        self.flush()
         t, fid = self.host_span("aclnn_launch", f"aclnn{launch.spec.name}", host_args, flow=True)
         try:
             dev.submit_kernel(s, launch, t, fid)
         except KernelConfigError as e:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+
+    def check_kernel(self, spec: KernelSpec) -> None:
+        """Raise AclError (100000) if the current chip cannot run ``spec`` (a buffer
+        over capacity, no blocks, no cores of its type). Phase 1 calls this so that
+        phase 2 never has to."""
+        try:
+            self.need_device().check_kernel(KernelLaunch(spec, None))
+        except KernelConfigError as e:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+
+    def launch_prepared(self, stream, kernels: list, launch_args: list, name: str, addrs: list,
+                        workspace: int) -> None:
+        """Phase 2's runtime half, for opsnn: per kernel, charge one ``aclnn_launch``,
+        record the host launch span ``name`` (with a flow arrow to the device task it
+        creates) and queue the kernel bound to ``addrs`` (slot addresses) and
+        ``workspace``. ``kernels``: objects with ``spec`` and ``make_body(addrs, ws)``
+        already checked against the chip (:meth:`check_kernel`). Raises AclError for a
+        stream that does not exist or when no device is set."""
+        dev = self.device
+        if not stream:
+            s = self.default_stream
+            if s is None:
+                dev = self.need_device()
+                s = self.default_stream
+        else:
+            s = dev.streams.get(stream) if dev is not None and stream.__class__ is int else None
+            if s is None:
+                s = self.stream(stream)
+        clock = self.clock
+        span = dev.recorder.span
+        pending = self._pending
+        dur = HOST_COST_NS["aclnn_launch"]
+        for k, args in zip(kernels, launch_args):
+            start = clock.now_ns
+            clock.now_ns = end = start + dur
+            self._flow = fid = self._flow + 1
+            span(HOST_TRACK, name, start, dur, "host", args, fid, True)
+            pending.append((s, k, addrs, workspace, end, fid))
+
+    def flush(self) -> None:
+        """Hand deferred phase-2 launches to the device, in order. A kernel the device
+        refuses (it was checked in phase 1, so only if the chip changed) becomes an
+        error of its stream, reported at the next synchronize."""
+        pending = self._pending
+        if not pending:
+            return
+        self._pending = []
+        dev = self.device
+        if dev is None:
+            return
+        backed = dev.backed
+        for s, k, addrs, ws, t, fid in pending:
+            try:
+                dev.submit_kernel(s, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t, fid)
+            except Exception as e:  # noqa: BLE001 - a bad kernel is a stream error, never a crash
+                s.errors.append(f"{k.spec.name}: {e}")
 
     def kernels_completed(self) -> int:
         """Kernels the device has finished so far (for progress reporting)."""

@@ -127,3 +127,31 @@ def event_elapsed_time(start, end):
 def get_soc_name():
     """aclrtGetSocName -> (name, ret): the chip preset's name."""
     return runtime().need_device().chip.name
+
+
+@status_only
+def set_sys_param_opt(opt: int, value: int):
+    """aclrtSetSysParamOpt(opt, value): set a process-wide runtime parameter
+    (aclSysParamOpt: ACL_OPT_DETERMINISTIC 0, ACL_OPT_ENABLE_DEBUG_KERNEL 1,
+    ACL_OPT_STRONG_CONSISTENCY 2; values 0 or 1). 100000 for an unknown option or
+    value. ACL_OPT_DETERMINISTIC is part of the executor-cache key. Reset by
+    acl.finalize."""
+    runtime().set_sys_param(opt, value)
+
+
+@status_only
+def ctx_set_sys_param_opt(opt: int, value: int):
+    """aclrtCtxSetSysParamOpt: as set_sys_param_opt (the simulator has one context)."""
+    runtime().set_sys_param(opt, value)
+
+
+@value_status(0)
+def get_sys_param_opt(opt: int):
+    """aclrtGetSysParamOpt(opt) -> (value, ret); 0 if never set."""
+    return runtime().get_sys_param(opt)
+
+
+@value_status(0)
+def ctx_get_sys_param_opt(opt: int):
+    """aclrtCtxGetSysParamOpt(opt) -> (value, ret)."""
+    return runtime().get_sys_param(opt)

@@ -1,20 +1,35 @@
 """The two entry-point shapes every operator shares.
 
-``prepare(op_name, build, ...)`` runs a phase-1 builder and turns its outcome into
-CANN's ``(workspace_size, executor, status)``; ``execute(...)`` is the phase-2 body
-common to all ops: check the executor, bind addresses, hand kernels to the stream.
-Phase 2 does no validation of shapes or dtypes and no tiling: that is phase 1's job.
+``prepare(op_name, build, *args, **kwargs)`` runs phase 1 and turns its outcome into
+CANN's ``(workspace_size, executor, status)``:
+
+1. key the call (:mod:`opsnn.base.cache`: op, builder, every argument's metadata,
+   chip, deterministic flag); on a cache hit, bind a pooled executor handle to the
+   cached plan and this call's tensors and charge the host a lookup -- done;
+2. otherwise run ``build(chip, *args, **kwargs)`` (validate, infer shapes, tile,
+   return an ``aclOpExecutor``), check each kernel fits the chip, price the phase 1
+   on the host clock (``host_clock.prepare_cost_ns``) and cache the plan.
+
+``execute(...)`` is phase 2 for every op. Its fast path (a live executor of this op,
+enough workspace, every slot bound) checks a few attributes, reads the slot
+addresses and hands the kernels to the runtime's launch queue: no validation of
+shapes or dtypes, no tiling, no kernel check, no executor allocation. Anything
+unusual falls to :func:`_execute_checked`, which finds the exact status and message.
 """
 from __future__ import annotations
 
 from typing import Callable
 
+from acl_runtime.host_clock import HOST_COST_NS, prepare_cost_ns
 from acl_runtime.runtime import AclError, runtime
-from npu_sim import Device  # noqa: F401  (type reference only)
 
-from .executor import aclOpExecutor, make_launches
-from .status import (ACLNN_ERR_INNER, ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULLPTR, ACLNN_ERR_RUNTIME_ERROR,
-                     ACLNN_SUCCESS, LAST_ERROR, AclnnError)
+from .cache import CACHE, CacheVerifyError, plan_signature
+from .executor import PREPARED, REPEATABLE, RELEASED, ExecutorPlan, _release, aclOpExecutor
+from .status import (ACLNN_ERR_INNER, ACLNN_ERR_INNER_CREATE_EXECUTOR, ACLNN_ERR_INNER_TILING_ERROR,
+                     ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULLPTR, ACLNN_ERR_RUNTIME_ERROR, ACLNN_SUCCESS,
+                     LAST_ERROR, AclnnError)
+
+_RT = runtime()  # the process-wide runtime object (finalize re-initialises it in place)
 
 
 def _fail(code: int, msg: str) -> int:
@@ -23,60 +38,174 @@ def _fail(code: int, msg: str) -> int:
 
 
 def prepare(op_name: str, build: Callable[..., aclOpExecutor], *args, **kwargs):
-    """Run phase 1. ``build(chip, *args)`` validates, infers shapes, tiles and returns
-    an executor (or raises AclnnError). Returns ``(workspace_size, executor, status)``;
-    on failure ``(0, None, code)`` with the message in ``aclGetRecentErrMsg()``."""
-    rt = runtime()
-    try:
-        chip = rt.need_device().chip
-    except AclError as e:
-        return 0, None, _fail(ACLNN_ERR_RUNTIME_ERROR, f"aclnn{op_name}GetWorkspaceSize: {e.message}")
+    """Run phase 1 of ``aclnn<op_name>``. ``build(chip, *args, **kwargs)`` validates,
+    infers shapes, tiles and returns an executor (or raises AclnnError); it must
+    depend only on its arguments (closure included), the chip and the deterministic
+    flag -- the executor cache keys on exactly those.
+
+    Returns ``(workspace_size, executor, status)``; on failure ``(0, None, code)``
+    with the message in ``aclGetRecentErrMsg()``: the builder's code, 161002 for a
+    malformed argument, 361001 without a device, 561002 for a kernel the chip
+    cannot hold, 561101 if the builder returned no executor, 561000 for any other
+    internal error.
+    """
+    rt = _RT
+    dev = rt.device
+    if dev is None:
+        try:
+            rt.need_device()
+        except AclError as e:
+            return 0, None, _fail(ACLNN_ERR_RUNTIME_ERROR, f"aclnn{op_name}GetWorkspaceSize: {e.message}")
+    chip = dev.chip
+    cache = CACHE
+    key = tensors = None
+    if cache.enabled:
+        key, tensors = cache.key(op_name, build, args, kwargs, chip, rt.deterministic)
+        if key is not None:
+            plan = cache.get(key)
+            if plan is not None:
+                if cache.verify:
+                    _verify(plan, op_name, build, chip, args, kwargs)
+                ex = aclOpExecutor.bind(plan, [tensors[i] for i in plan.slot_pos])
+                rt.charge_prepare(plan.launch_name + "GetWorkspaceSize", HOST_COST_NS["aclnn_cache_hit"],
+                                  {"cache": "hit", "workspace": plan.workspace_size})
+                return plan.workspace_size, ex, ACLNN_SUCCESS
+    name = f"aclnn{op_name}GetWorkspaceSize"
     try:
         ex = build(chip, *args, **kwargs)
     except AclnnError as e:
         return 0, None, _fail(e.code, str(e))
-    except (TypeError, ValueError, AttributeError) as e:  # malformed arguments: report, never crash
-        return 0, None, _fail(ACLNN_ERR_PARAM_INVALID, f"aclnn{op_name}GetWorkspaceSize: bad argument: {e}")
-    rt.host_span("aclnn_prepare", f"aclnn{op_name}GetWorkspaceSize", {"workspace": ex.workspace_size})
+    except (TypeError, ValueError, AttributeError, IndexError, KeyError) as e:  # malformed arguments
+        return 0, None, _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: bad argument: {e!r}")
+    except Exception as e:  # noqa: BLE001 - never crash the caller
+        return 0, None, _fail(ACLNN_ERR_INNER, f"{name}: internal error: {e!r}")
+    if not isinstance(ex, aclOpExecutor):
+        return 0, None, _fail(ACLNN_ERR_INNER_CREATE_EXECUTOR, f"{name}: the builder returned "
+                                                               f"{type(ex).__name__}, not an aclOpExecutor")
+    plan = ex.plan
+    try:
+        for k in plan.kernels:
+            rt.check_kernel(k.spec)
+    except AclError as e:
+        return 0, None, _fail(ACLNN_ERR_INNER_TILING_ERROR, f"{name}: tiling does not fit the chip: {e.message}")
+    _finish_plan(plan, chip)
+    cached = "off"
+    if key is not None:
+        cached = "miss" if cache.put(key, plan, tensors) else "uncacheable"
+    elif cache.enabled:
+        cached = "uncacheable"
+    rt.charge_prepare(name, plan.prepare_ns, {"cache": cached, "workspace": plan.workspace_size,
+                                              "kernels": [k.spec.name for k in plan.kernels],
+                                              "host_cost_ns": plan.prepare_ns})
     return ex.workspace_size, ex, ACLNN_SUCCESS
 
 
+def _verify(plan: ExecutorPlan, op_name: str, build, chip, args, kwargs) -> None:
+    """Verify mode: rebuild and compare with the cached plan (CacheVerifyError if not equal)."""
+    fresh = build(chip, *args, **kwargs)
+    _finish_plan(fresh.plan, chip)
+    fresh.plan.slot_pos = plan.slot_pos
+    if plan_signature(fresh.plan) != plan_signature(plan):
+        raise CacheVerifyError(f"executor cache: a hit for aclnn{op_name} returned a plan that differs from a "
+                               f"fresh phase 1: {plan!r} vs {fresh.plan!r}; the key misses something the builder "
+                               "reads")
+    fresh.state = RELEASED  # the rebuilt handle is dropped, never pooled
+
+
+def _finish_plan(plan: ExecutorPlan, chip) -> None:
+    """What every plan needs before phase 2: its chip, its phase-1 host cost and the
+    host-span args of each launch (computed once, shared by every run)."""
+    plan.chip = chip
+    info = plan.info if isinstance(plan.info, dict) else {}
+    plan.prepare_ns = prepare_cost_ns([k.spec.core_type.value for k in plan.kernels],
+                                      int(info.get("tiling_candidates", 0) or 0))
+    plan.launch_args = [dict(info, kernel=k.spec.name) for k in plan.kernels]
+
+
 def execute(op_name: str, workspace: int, workspace_size: int, executor: aclOpExecutor | None, stream) -> int:
-    """Run phase 2 for any op. Status: 161001 null executor or missing address,
-    161002 misuse (released, destroyed, workspace too small, wrong op),
-    361001 runtime failure (bad stream, kernel refused by the chip)."""
+    """Run phase 2 of ``aclnn<op_name>`` for any op. Status: 0; 161001 null executor,
+    null workspace or a slot without an address; 161002 misuse (not an executor,
+    another op's executor, released, destroyed, workspace smaller than phase 1
+    asked for); 361001 runtime failure (no device, a stream that does not exist,
+    an executor prepared for another chip)."""
+    if executor.__class__ is aclOpExecutor:
+        plan = executor.plan
+        need = executor.workspace_size
+        dev = _RT.device
+        if (executor.state <= REPEATABLE and plan.op_name == op_name and executor.overrides is None
+                and (not need or (workspace and workspace_size.__class__ is int and workspace_size >= need))
+                and dev is not None and plan.chip is dev.chip):
+            try:
+                addrs = [t.tensor_data for t in executor.slots]
+            except AttributeError:  # a None slot: let the checked path say which
+                return _execute_checked(op_name, workspace, workspace_size, executor, stream)
+            if 0 not in addrs:
+                try:
+                    _RT.launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs,
+                                        workspace or 0)
+                except AclError as e:
+                    return _fail(ACLNN_ERR_RUNTIME_ERROR, f"aclnn{op_name}: {e}")
+                executor.runs += 1
+                if executor.state == PREPARED:
+                    _release(executor, RELEASED)
+                return ACLNN_SUCCESS
+    return _execute_checked(op_name, workspace, workspace_size, executor, stream)
+
+
+def _execute_checked(op_name: str, workspace, workspace_size, executor, stream) -> int:
+    """Phase 2 with every check spelled out, in order; used when the fast path sees
+    anything unusual. Returns the status (and launches if all is well)."""
     name = f"aclnn{op_name}"
     if executor is None:
         return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{name}: executor is null")
     if not isinstance(executor, aclOpExecutor):
-        return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: executor is not an aclOpExecutor")
-    if executor.op_name != op_name:
-        return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: executor was prepared by aclnn{executor.op_name}")
-    if executor.destroyed:
+        return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: executor is not an aclOpExecutor "
+                                              f"(got {type(executor).__name__})")
+    plan = executor.plan
+    if plan.op_name != op_name:
+        return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: executor was prepared by aclnn{plan.op_name}")
+    if executor.state > RELEASED:
         return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: executor was destroyed")
-    if executor.runs and not executor.repeatable:
+    if executor.state == RELEASED:
         return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: executor already ran once and is not repeatable "
                                               "(call aclSetAclOpExecutorRepeatable after phase 1 to reuse it)")
     need = executor.workspace_size
     if need:
-        if not isinstance(workspace_size, int) or workspace_size < need:
-            return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: workspace of {workspace_size} B is smaller than the "
+        if isinstance(workspace_size, bool) or not isinstance(workspace_size, int) or workspace_size < need:
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: workspace of {workspace_size!r} B is smaller than the "
                                                   f"{need} B phase 1 asked for")
         if not workspace:
             return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{name}: workspace address is null but {need} B are needed")
+    if workspace and (isinstance(workspace, bool) or not isinstance(workspace, int) or workspace < 0):
+        return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: workspace address {workspace!r} is not a device address")
     addrs = executor.slot_addrs()
     if 0 in addrs:
         i = addrs.index(0)
-        kind = "input" if i < len(executor.inputs) else "output"
-        j = i if kind == "input" else i - len(executor.inputs)
+        n_in = plan.n_inputs
+        kind, j = ("input", i) if i < n_in else ("output", i - n_in)
         return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{name}: {kind} {j} has no device address")
-    rt = runtime()
-    executor.runs += 1
+    rt = _RT
     try:
-        for launch in make_launches(executor, addrs, workspace or 0):
-            rt.launch_kernel(stream, launch, executor.info or None)
+        dev = rt.need_device()
+    except AclError as e:
+        return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
+    if plan.chip is None:  # a plan that did not come through prepare(): check it now
+        try:
+            for k in plan.kernels:
+                rt.check_kernel(k.spec)
+        except AclError as e:
+            return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
+        _finish_plan(plan, dev.chip)
+    elif plan.chip is not dev.chip and plan.chip != dev.chip:
+        return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: executor was prepared for chip {plan.chip.name} but the "
+                                              f"device is {dev.chip.name}; run phase 1 again")
+    try:
+        rt.launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0)
     except AclError as e:
         return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
     except Exception as e:  # noqa: BLE001 - never crash the caller
         return _fail(ACLNN_ERR_INNER, f"{name}: internal error: {e!r}")
+    executor.runs += 1
+    if executor.state == PREPARED:
+        _release(executor, RELEASED)
     return ACLNN_SUCCESS
