@@ -51,3 +51,5 @@ from .transform.tensor_list import aclCreateTensorList, aclDestroyTensorList, ac
 from .transform.permute import aclnnPermute, aclnnPermuteGetWorkspaceSize
 from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize
 from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
+from .base.cache import clear_executor_cache, executor_cache_stats, no_executor_cache, set_executor_cache
+from .base.pool import executor_pool_stats
