@@ -3,7 +3,10 @@
 Each handler takes the node and its input :class:`DTensor` s, allocates its outputs
 on the device, runs the op's ``aclnnXxxGetWorkspaceSize`` and returns the prepared
 calls. View ops (Reshape, Flatten, Dropout at inference, Identity, Squeeze,
-Unsqueeze) alias their input's device memory and cost no kernel.
+Unsqueeze) alias their input's device memory and cost no kernel. This module holds
+the CNN handlers and the dispatcher; :mod:`frontend.lowering_ops` the transformer
+ones (elementwise, norms, reductions, layout, gather, slice); :mod:`frontend.fusion`
+rewrites the attention subgraph into one FlashAttentionScore node before lowering.
 """
 from __future__ import annotations
 
@@ -317,6 +320,11 @@ HANDLERS = {
     "Squeeze": lower_squeeze,
     "Unsqueeze": lower_unsqueeze,
 }
+
+
+from .lowering_ops import HANDLERS as _TRANSFORMER_HANDLERS  # noqa: E402  (handlers need the names above)
+
+HANDLERS.update(_TRANSFORMER_HANDLERS)
 
 
 def lower_node(ctx, node: Node, ins: list[DTensor], opset: int):

@@ -5,6 +5,14 @@ happens before anything reaches the device: every node whose inputs are all know
 on the host is evaluated here (ConstantOfShape, Constant, Shape, ... directly in
 numpy; anything else through ``onnx.reference`` on a one-node model). What is left
 is a list of :class:`Node` to lower onto opsnn operators.
+
+Static shape propagation: runtime tensors whose shape is known (graph inputs with
+static dims, or pinned by an override array) carry that shape forward through each
+runtime node (``onnx.shape_inference.infer_node_outputs`` with the constant inputs
+as data). So ``Shape``/``Size`` of a runtime tensor fold too, and the shape-only
+subgraphs transformer exports build (Shape -> Gather -> Unsqueeze -> Concat ->
+Reshape) become constants at prepare time. A graph output that folds to a constant
+is produced by an ``Identity`` node reading the constant (stored as ``<name>__const``).
 """
 from __future__ import annotations
 
@@ -44,6 +52,8 @@ class Graph:
     outputs: list[str]
     opset: int
     model: onnx.ModelProto
+    #: static shapes of runtime tensors (inputs and node outputs) where known
+    shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 def _elem_dtype(elem_type: int) -> np.dtype:
@@ -80,7 +90,9 @@ def _fold_one(node: onnx.NodeProto, values: list[np.ndarray], opset: int) -> lis
             if k in at:
                 return [np.asarray(at[k])]
     if op == "Shape":
-        return [np.asarray(values[0].shape, dtype=np.int64)]
+        return [_shape_slice(values[0].shape, at)]
+    if op == "Size":
+        return [np.asarray(int(np.prod(values[0].shape, dtype=np.int64)), dtype=np.int64)]
     if op == "Identity":
         return [values[0]]
     # generic: run the one node through the onnx reference evaluator
@@ -93,6 +105,50 @@ def _fold_one(node: onnx.NodeProto, values: list[np.ndarray], opset: int) -> lis
     ev = ReferenceEvaluator(m)
     res = ev.run(None, {n: v for n, v in zip(node.input, values) if n})
     return [np.asarray(r) for r in res]
+
+
+def _shape_slice(shape, at: dict) -> np.ndarray:
+    """Shape's output: dims [start:end] (opset 15 attributes; clamped like Python slices)."""
+    dims = list(shape)
+    start, end = int(at.get("start", 0)), at.get("end")
+    return np.asarray(dims[start:] if end is None else dims[start:int(end)], dtype=np.int64)
+
+
+def _static(shape) -> bool:
+    return shape is not None and all(isinstance(d, int) and d >= 0 for d in shape)
+
+
+def _infer_shapes(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dict, opset: int) -> None:
+    """Record the static output shapes (and dtypes) of a runtime node in ``shapes`` /
+    ``dtypes`` when onnx's shape inference can tell them; leave them unknown otherwise."""
+    types, data = {}, {}
+    for name in node.input:
+        if not name:
+            continue
+        if name in consts:
+            arr = np.asarray(consts[name])
+            types[name] = helper.make_tensor_type_proto(helper.np_dtype_to_tensor_dtype(arr.dtype), arr.shape)
+            if arr.size <= 4096:
+                data[name] = numpy_helper.from_array(arr, name)
+        elif name in dtypes:
+            types[name] = helper.make_tensor_type_proto(helper.np_dtype_to_tensor_dtype(dtypes[name]),
+                                                        shapes.get(name))
+        else:
+            return
+    try:
+        schema = onnx.defs.get_schema(node.op_type, opset, node.domain or "")
+        out = onnx.shape_inference.infer_node_outputs(schema, node, types, data,
+                                                      opset_imports=[helper.make_opsetid("", opset)])
+    except Exception:  # noqa: BLE001 - unknown op or inference failure: shapes stay unknown
+        return
+    for name, tp in out.items():
+        tt = tp.tensor_type
+        if tt.elem_type:
+            dtypes[name] = _elem_dtype(tt.elem_type)
+        if tt.HasField("shape"):
+            dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim)
+            if _static(dims):
+                shapes[name] = dims
 
 
 def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, np.ndarray] | None = None) -> Graph:
@@ -111,6 +167,8 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
     consts: dict[str, np.ndarray] = {i.name: numpy_helper.to_array(i) for i in g.initializer}
     overrides = overrides or {}
     inputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
+    shapes: dict[str, tuple[int, ...]] = {}
+    dtypes: dict[str, np.dtype] = {}
     for vi in g.input:
         if vi.name in overrides and vi.name in consts:
             consts[vi.name] = np.asarray(overrides[vi.name])
@@ -119,12 +177,22 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
             continue
         tt = vi.type.tensor_type
         shape = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim)
+        if vi.name in overrides:  # a runtime input's array pins its (possibly dynamic) shape, not its values
+            given = tuple(np.shape(overrides[vi.name]))
+            if len(given) == len(shape) and all(d < 0 or d == e for d, e in zip(shape, given)):
+                shape = given
         inputs[vi.name] = (shape, _elem_dtype(tt.elem_type))
+        dtypes[vi.name] = inputs[vi.name][1]
+        if _static(shape):
+            shapes[vi.name] = shape
     nodes: list[Node] = []
     for n in g.node:
         if n.domain not in ("", "ai.onnx"):
             raise UnsupportedModelError(f"op {n.domain}::{n.op_type} (node {n.name or n.output[0]!r}) "
                                         "is from a custom domain")
+        if n.op_type in ("Shape", "Size") and n.input[0] in shapes and n.input[0] not in consts:
+            consts[n.output[0]] = _fold_one(n, [np.empty(shapes[n.input[0]], np.uint8)], opset)[0]
+            continue
         if all((not i) or i in consts for i in n.input):
             try:
                 res = _fold_one(n, [consts[i] for i in n.input if i], opset)
@@ -135,5 +203,10 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
                 consts[name] = v
             continue
         nodes.append(Node(n.op_type, n.name or n.output[0], list(n.input), list(n.output), _attrs(n)))
+        _infer_shapes(n, shapes, dtypes, consts, opset)
     outputs = [o.name for o in g.output]
-    return Graph(g.name or "model", inputs, consts, nodes, outputs, opset, model)
+    for name in outputs:
+        if name in consts and name not in inputs:
+            consts[name + "__const"] = consts.pop(name)
+            nodes.append(Node("Identity", name, [name + "__const"], [name]))
+    return Graph(g.name or "model", inputs, consts, nodes, outputs, opset, model, shapes)

@@ -75,7 +75,7 @@ class ModelRunner:
         return d
 
     def upload(self, name, arr: np.ndarray) -> DTensor:
-        arr = np.ascontiguousarray(arr)
+        arr = np.asarray(arr, order="C")  # not ascontiguousarray: it turns a 0-d array into 1-d
         d = self.alloc(name, arr.shape, arr.dtype)
         if arr.nbytes:
             self.rt.memcpy(d.ptr, arr.nbytes, self.rt.register_host(arr), arr.nbytes, C.ACL_MEMCPY_HOST_TO_DEVICE)
@@ -133,7 +133,7 @@ class ModelRunner:
         for name, (shape, dtype) in self.graph.inputs.items():
             if name not in feeds:
                 raise ValueError(f"missing input {name!r} (shape {list(shape)}, {dtype})")
-            arr = np.ascontiguousarray(np.asarray(feeds[name]).astype(dtype, copy=False))
+            arr = np.asarray(np.asarray(feeds[name]).astype(dtype, copy=False), order="C")
             if arr.shape != tuple(shape):
                 raise ValueError(f"input {name!r} has shape {list(arr.shape)}, the model wants {list(shape)}")
             rt.memcpy(self.values[name].ptr, arr.nbytes, rt.register_host(arr), arr.nbytes,

@@ -1,0 +1,372 @@
+"""Run the onnx package's own node test cases through the ONNX frontend.
+
+``python -m frontend.onnx_node_tests [--ops Add,MatMul] [--chip tiny] [--markdown FILE] [--verbose]``
+
+The cases are ``onnx.backend.test.case.node``: each ``expect(...)`` call in the
+package's op modules builds a one-node model plus inputs and expected outputs computed
+by numpy in those modules (the onnx wheel does not ship the ``data/node`` folders, so
+the cases are generated in memory by importing the op's module). For every op in
+:data:`OPS` this runs each single-node case of that op through
+:func:`frontend.onnx_import.load_onnx` -> :class:`frontend.runner.ModelRunner` on the
+simulated chip and compares with the expected outputs:
+
+* float outputs: same dtype and shape, ``|got - want| <= atol + rtol * |want|`` with
+  the case's rtol/atol (1e-3 / 1e-7), rtol raised to 1e-2 for float16/bfloat16
+  outputs (DESIGN.md section 9), NaN where NaN is expected;
+* integer and bool outputs: equal.
+
+Inputs that exported models carry as constants -- shapes, axes and slice bounds
+(:data:`STATIC_INPUTS`) -- are bound as initializers, as an exporter would emit them,
+so the frontend folds them at prepare time; every other input is a runtime input
+copied to the device. A case fails with a reason: ``unsupported`` (the frontend or
+an aclnn phase 1 refused it: attribute, dtype, dynamic shape), ``numbers`` (wrong
+values, shape or dtype), or ``error`` (anything else). :data:`KNOWN_FAILURES` lists
+the cases expected to fail and why; :func:`regressions` reports the difference.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+
+#: the ops issue #5 lists for transformer exports, in table order
+OPS = ("MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "LayerNormalization", "Softmax", "Erf", "Gelu", "Gather",
+       "Transpose", "Reshape", "Unsqueeze", "Squeeze", "Concat", "Slice", "Shape", "Cast", "Where", "Equal", "Expand",
+       "ReduceSum", "ReduceMean", "Pow", "Sqrt", "Clip", "Identity", "Constant", "ConstantOfShape")
+
+#: op -> module of onnx.backend.test.case.node that holds its cases
+MODULES = {op: op.lower() for op in OPS}
+
+#: op -> input positions that exported models hold as constants (bound as initializers)
+STATIC_INPUTS = {"Reshape": (1,), "Unsqueeze": (1,), "Squeeze": (1,), "Slice": (1, 2, 3, 4), "Expand": (1,),
+                 "ReduceSum": (1,), "ReduceMean": (1,), "ConstantOfShape": (0,)}
+
+_DTYPE = ("dtype outside npu-sim's aclDataType set (DESIGN.md section 5; no uint16/32/64, string, float8/float4, "
+          "int4/int2)")
+_NARROW = ("FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "FLOAT4E2M1", "INT4", "UINT4", "INT2",
+           "UINT2")
+
+#: case name -> why it is expected to fail (kept in step with docs/onnx_node_tests.md)
+KNOWN_FAILURES: dict[str, str] = {
+    **{f"test_{op}_uint{bits}": _DTYPE for op in ("add", "sub", "mul", "div", "equal") for bits in (16, 32, 64)},
+    **{f"test_pow_types_float32_uint{bits}": _DTYPE for bits in (32, 64)},
+    "test_equal_string": _DTYPE,
+    "test_equal_string_broadcast": _DTYPE,
+    **{f"test_cast_{a}_to_{b}": _DTYPE for a, b in
+       [(x, y) for x in ("FLOAT", "FLOAT16") for y in _NARROW]
+       + [(x, y) for x in _NARROW if x.startswith("FLOAT") for y in ("FLOAT", "FLOAT16")]
+       + [(x, y) for x in ("INT4", "INT2") for y in ("FLOAT", "FLOAT16", "INT8")]
+       + [(x, y) for x in ("UINT4", "UINT2") for y in ("FLOAT", "FLOAT16", "UINT8")]},
+    **{f"test_cast_no_saturate_{a}_to_{b}": _DTYPE for a in ("FLOAT", "FLOAT16")
+       for b in ("FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ")},
+    **{f"test_cast_e8m0_{case}": _DTYPE for case in ("FLOAT16_to_FLOAT8E8M0", "FLOAT8E8M0_to_FLOAT",
+                                                     "FLOAT8E8M0_to_FLOAT16", "FLOAT_to_FLOAT8E8M0")},
+    "test_gather_negative_indices": ("negative runtime indices: aclnnEmbedding (as CANN's) requires "
+                                     "0 <= index < rows; constant indices are normalised at prepare time"),
+    "test_identity_opt": "optional-typed input: the frontend runs tensors only",
+    "test_identity_sequence": "sequence-typed input: the frontend runs tensors only",
+}
+
+HALF_RTOL = 1e-2
+
+
+@dataclass
+class NodeCase:
+    """One onnx node test case: the model, its inputs and expected outputs (numpy)."""
+
+    name: str
+    op: str
+    model: object
+    inputs: list
+    outputs: list
+    rtol: float
+    atol: float
+
+
+@dataclass
+class CaseResult:
+    """Outcome of one case: ``status`` is "pass", "unsupported", "numbers" or "error"."""
+
+    name: str
+    op: str
+    status: str
+    reason: str = ""
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+
+@dataclass
+class OpSummary:
+    op: str
+    results: list[CaseResult] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(r.passed for r in self.results)
+
+    @property
+    def total(self) -> int:
+        return len(self.results)
+
+
+def collect(ops: Iterable[str] = OPS) -> list[NodeCase]:
+    """The single-node cases of ``ops`` (importing each op's case module runs its
+    ``expect`` calls once per process)."""
+    import onnx.backend.test.case.node as node_mod
+    ops = tuple(ops)
+    node_mod._TargetOpType = None  # collect every op a module exports
+    for op in ops:
+        importlib.import_module(f"onnx.backend.test.case.node.{MODULES[op]}")
+    out = []
+    seen = set()
+    for tc in node_mod._NodeTestCases:
+        m = tc.model
+        if m is None or len(m.graph.node) != 1 or tc.name in seen:
+            continue
+        op = m.graph.node[0].op_type
+        if op not in ops or m.graph.node[0].domain not in ("", "ai.onnx"):
+            continue
+        seen.add(tc.name)
+        ins, outs = tc.data_sets[0]
+        out.append(NodeCase(tc.name, op, m, list(ins), list(outs), float(tc.rtol), float(tc.atol)))
+    order = {op: i for i, op in enumerate(ops)}
+    out.sort(key=lambda c: (order[c.op], c.name))
+    return out
+
+
+def _as_model(case: NodeCase):
+    """The case's model with :data:`STATIC_INPUTS` turned into initializers; returns
+    (model, runtime feeds)."""
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.ModelProto()
+    m.CopyFrom(case.model)
+    node = m.graph.node[0]
+    static_pos = STATIC_INPUTS.get(case.op, ())
+    static_names = {node.input[i] for i in static_pos if i < len(node.input) and node.input[i]}
+    feeds = {}
+    keep = []
+    for vi, arr in zip(case.model.graph.input, case.inputs):
+        arr = _as_array(arr)
+        if not isinstance(arr, np.ndarray):
+            raise TypeError(f"input {vi.name!r} is a {type(arr).__name__}, not a tensor")
+        if vi.name in static_names:
+            m.graph.initializer.append(numpy_helper.from_array(arr, vi.name))
+        else:
+            feeds[vi.name] = arr
+            keep.append(vi)
+    del m.graph.input[:]
+    m.graph.input.extend(keep)
+    return m, feeds
+
+
+def _as_array(x):
+    """numpy scalars -> 0-d arrays, TensorProto -> array (bfloat16/float8 via ml_dtypes);
+    sequences and optionals are returned unchanged (unsupported)."""
+    import onnx
+    from onnx import numpy_helper
+    if isinstance(x, np.generic):
+        return np.asarray(x)
+    if isinstance(x, onnx.TensorProto):
+        return numpy_helper.to_array(x)
+    return x
+
+
+def _compare(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:
+    """"" if ``got`` matches ``want``, else a short reason."""
+    want = np.asarray(want)
+    if got.dtype != want.dtype:
+        return f"dtype {got.dtype} instead of {want.dtype}"
+    if got.shape != want.shape:
+        return f"shape {list(got.shape)} instead of {list(want.shape)}"
+    if want.dtype.kind in "biuU" or want.size == 0:
+        bad = int(np.sum(got != want))
+        return f"{bad} of {want.size} elements differ" if bad else ""
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    if want.dtype.itemsize <= 2:
+        rtol = max(rtol, HALF_RTOL)
+    nan_w, nan_g = np.isnan(w), np.isnan(g)
+    if (nan_w != nan_g).any():
+        return f"NaN in {int(nan_g.sum())} elements, expected {int(nan_w.sum())}"
+    ok = np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
+    if ok.all():
+        return ""
+    err = np.abs(g - w)[~ok].max()
+    return f"{int((~ok).sum())} of {want.size} elements off (max abs err {err:.3g}, rtol {rtol:g})"
+
+
+def run_case(case: NodeCase, chip: str = "tiny") -> CaseResult:
+    """Run one case on a fresh ACL context of ``chip``; never raises."""
+    from acl_runtime import acl
+    from acl_runtime.runtime import AclError, runtime
+
+    from .onnx_import import UnsupportedModelError, load_onnx
+    from .runner import ModelRunner
+    t0 = time.perf_counter()
+
+    def done(status: str, reason: str = "") -> CaseResult:
+        return CaseResult(case.name, case.op, status, reason, time.perf_counter() - t0)
+
+    try:
+        model, feeds = _as_model(case)
+    except TypeError as e:
+        return done("unsupported", str(e))
+    if runtime().initialized:
+        acl.finalize()
+    acl.init(chip=chip)
+    acl.rt.set_device(0)
+    try:
+        graph = load_onnx(model, overrides=feeds)
+        runner = ModelRunner(graph)
+        runner.prepare()
+        res = runner.run(feeds)
+    except UnsupportedModelError as e:
+        return done("unsupported", str(e))
+    except ValueError as e:
+        if "no aclDataType" in str(e):
+            return done("unsupported", f"dtype: {e}")
+        return done("error", f"{type(e).__name__}: {e}")
+    except AclError as e:
+        return done("error", f"{type(e).__name__}: {e}")
+    except Exception as e:  # noqa: BLE001 - a harness: report, never crash
+        return done("error", f"{type(e).__name__}: {e}")
+    finally:
+        if runtime().initialized:
+            acl.finalize()
+    names = [o.name for o in case.model.graph.output]
+    for name, want in zip(names, case.outputs):
+        want = _as_array(want)
+        if not isinstance(want, np.ndarray):
+            return done("unsupported", f"output {name!r} is a {type(want).__name__}, not a tensor")
+        why = _compare(np.asarray(res.outputs[name]), want, case.rtol, case.atol)
+        if why:
+            return done("numbers", f"output {name!r}: {why}")
+    return done("pass")
+
+
+def run_all(ops: Iterable[str] = OPS, chip: str = "tiny", progress=None) -> dict[str, OpSummary]:
+    """Run every case of ``ops``; returns op -> :class:`OpSummary` (in ``ops`` order)."""
+    cases = collect(ops)
+    out = {op: OpSummary(op) for op in ops}
+    for i, case in enumerate(cases):
+        out[case.op].results.append(run_case(case, chip))
+        if progress:
+            progress(i + 1, len(cases))
+    return out
+
+
+def regressions(summary: dict[str, OpSummary]) -> list[CaseResult]:
+    """Failures not in :data:`KNOWN_FAILURES` (a regression or a new case)."""
+    return [r for s in summary.values() for r in s.results if not r.passed and r.name not in KNOWN_FAILURES]
+
+
+def fixed(summary: dict[str, OpSummary]) -> list[str]:
+    """Known failures that now pass (remove them from :data:`KNOWN_FAILURES`)."""
+    return [r.name for s in summary.values() for r in s.results if r.passed and r.name in KNOWN_FAILURES]
+
+
+def rich_table(summary: dict[str, OpSummary], verbose: bool = False):
+    """A rich Table: one row per op (passed/total, failures with reasons)."""
+    from rich.table import Table
+    t = Table(title="onnx node tests through the npu-sim ONNX frontend", title_justify="left")
+    for c in ("op", "passed", "total", "failures (reason)"):
+        t.add_column(c, justify="right" if c in ("passed", "total") else "left", overflow="fold")
+    for s in summary.values():
+        if verbose:
+            text = "\n".join(f"{r.name}: {r.status}: {_short(r.reason, 200)}" for r in s.results if not r.passed)
+        else:
+            text = "\n".join(f"{len(names)}x {_short(why, 110)}: {_names(names, 4)}"
+                              for why, names in _failure_groups(s.results))
+        style = "green" if s.total and s.passed == s.total else ("yellow" if s.passed else "red")
+        t.add_row(s.op, f"[{style}]{s.passed}[/]", str(s.total), text or "-")
+    n_pass = sum(s.passed for s in summary.values())
+    n_all = sum(s.total for s in summary.values())
+    t.caption = f"{n_pass} / {n_all} cases pass over {len(summary)} ops"
+    return t
+
+
+def _failure_groups(results: list[CaseResult]) -> list[tuple[str, list[str]]]:
+    """Failures grouped by reason: the known-failure reason when listed, else
+    "status: reason" (marked UNEXPECTED)."""
+    groups: dict[str, list[str]] = {}
+    for r in results:
+        if r.passed:
+            continue
+        why = KNOWN_FAILURES.get(r.name) or f"UNEXPECTED {r.status}: {' '.join(r.reason.split())}"
+        groups.setdefault(why, []).append(r.name)
+    return list(groups.items())
+
+
+def _names(names: list[str], n: int, quote: str = "") -> str:
+    shown = ", ".join(f"{quote}{x}{quote}" for x in names[:n])
+    return shown + (f", ... (+{len(names) - n})" if len(names) > n else "")
+
+
+def _short(text: str, n: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def markdown(summary: dict[str, OpSummary], chip: str) -> str:
+    """The table as Markdown (docs/onnx_node_tests.md)."""
+    import onnx
+    n_pass = sum(s.passed for s in summary.values())
+    n_all = sum(s.total for s in summary.values())
+    lines = ["# onnx node tests through the ONNX frontend", "",
+             f"Generated by `python -m frontend.onnx_node_tests --markdown docs/onnx_node_tests.md` "
+             f"(onnx {onnx.__version__}, chip `{chip}`): the single-node cases of `onnx.backend.test.case.node` "
+             "for each op issue #5 lists, run through `load_onnx` -> `ModelRunner` and compared with the "
+             "expected outputs the onnx package computes (rtol 1e-3, 1e-2 for 16-bit floats; integers exact). "
+             "Shape/axes/slice-bound inputs are bound as initializers, as exporters emit them.", "",
+             f"**{n_pass} / {n_all} cases pass.**", "",
+             "| op | passed | total | failures (reason) |", "|---|---:|---:|---|"]
+    for s in summary.values():
+        text = "<br>".join(f"{len(names)}x {why.replace('|', '/')}: {_names(names, 60, '`')}"
+                           for why, names in _failure_groups(s.results))
+        lines.append(f"| {s.op} | {s.passed} | {s.total} | {text or '-'} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: print the table; exit 1 if a case fails that is not a known failure."""
+    p = argparse.ArgumentParser(prog="python -m frontend.onnx_node_tests",
+                                description="Run onnx's node test cases through the npu-sim ONNX frontend.")
+    p.add_argument("--ops", help=f"comma-separated op types (default: all {len(OPS)})")
+    p.add_argument("--chip", default="tiny", help="chip preset (default tiny)")
+    p.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown")
+    p.add_argument("--verbose", action="store_true", help="longer failure reasons")
+    args = p.parse_args(argv)
+    ops = OPS if not args.ops else tuple(o.strip() for o in args.ops.split(","))
+    unknown = [o for o in ops if o not in MODULES]
+    from rich.console import Console
+    console = Console() if sys.stdout.isatty() else Console(width=160)
+    if unknown:
+        console.print(f"[red]error:[/] unknown op(s) {', '.join(unknown)}; known: {', '.join(OPS)}")
+        return 2
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the case modules' own numpy overflow warnings
+        summary = run_all(ops, args.chip)
+    console.print(rich_table(summary, args.verbose))
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(markdown(summary, args.chip))
+        console.print(f"wrote {args.markdown}")
+    new = regressions(summary)
+    for r in new:
+        console.print(f"[red]unexpected failure[/] {r.name}: {r.status}: {r.reason}")
+    for name in fixed(summary):
+        console.print(f"[green]now passes[/] {name} (remove it from KNOWN_FAILURES)")
+    return 1 if new else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
