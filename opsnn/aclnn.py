@@ -53,3 +53,4 @@ from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize
 from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
 from .base.cache import clear_executor_cache, executor_cache_stats, no_executor_cache, set_executor_cache
 from .base.pool import executor_pool_stats
+from .matmul.op_api import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize

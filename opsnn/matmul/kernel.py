@@ -2,7 +2,8 @@
 
 The cube accumulates in fp32 (L0C) whatever the input dtype; FixPipe converts to the
 output dtype on the way out. fp16/bf16 inputs are therefore multiplied in float32
-here; float32 inputs in float32 (KEEP_DTYPE) or rounded to fp16 first (USE_FP16).
+here; float32 inputs in float32 (KEEP_DTYPE), rounded to fp16 first (USE_FP16) or
+rounded to HF32 first (ALLOW_FP32_DOWN_PRECISION, USE_HF32).
 """
 from __future__ import annotations
 
@@ -10,18 +11,48 @@ import numpy as np
 
 from ..base.memview import tensor_view, write_out
 
+#: explicit mantissa bits HF32 keeps (assumption: the Ascend C docs say fp32 data is
+#: rounded to hf32, nearest-even by default, without giving the width; 10 bits, as
+#: TF32, is assumed)
+HF32_MANTISSA_BITS = 10
 
-def matmul_body(a_t, b_t, out_t, bias_t=None, alpha=1.0, beta=1.0, trans_b=False, to_fp16=False):
+
+def round_to_hf32(x: np.ndarray) -> np.ndarray:
+    """fp32 values rounded to nearest-even HF32 (HF32_MANTISSA_BITS explicit mantissa
+    bits, fp32's exponent), returned as fp32. inf/NaN pass through."""
+    x = np.asarray(x, dtype=np.float32)
+    drop = 23 - HF32_MANTISSA_BITS
+    bits = x.view(np.uint32).astype(np.uint64)
+    lsb = (bits >> drop) & 1
+    rounded = ((bits + (1 << (drop - 1)) - 1 + lsb) >> drop) << drop
+    out = rounded.astype(np.uint32).view(np.float32)
+    return np.where(np.isfinite(x), out, x)
+
+
+def _cast_operands(a, b, compute: str):
+    if compute == "float16":
+        return a.astype(np.float16).astype(np.float32), b.astype(np.float16).astype(np.float32)
+    if compute == "hfloat32":
+        return round_to_hf32(a), round_to_hf32(b)
+    return a, b
+
+
+def matmul_body(a_t, b_t, out_t, bias_t=None, alpha=1.0, beta=1.0, trans_b=False, to_fp16=False,
+                compute: str | None = None):
     """Body factory: out = alpha * (a @ b) + beta * bias.
-    Slots: a, b, out (Matmul) or bias, a, b, out (Addmm, CANN order)."""
+    Slots: a, b, out (Matmul) or bias, a, b, out (Addmm, CANN order).
+    ``compute``: the cube's operand type for fp32 inputs -- "float16" (USE_FP16),
+    "hfloat32" (ALLOW_FP32_DOWN_PRECISION / USE_HF32) or None (as stored);
+    ``to_fp16=True`` is the older spelling of compute="float16"."""
     ia, ib, ic = (0, 1, None) if bias_t is None else (1, 2, 0)
+    if to_fp16:
+        compute = "float16"
 
     def make(addrs, ws):
         def body(mem):
             a = tensor_view(mem, addrs[ia], a_t).astype(np.float32)
             b = tensor_view(mem, addrs[ib], b_t).astype(np.float32)
-            if to_fp16:
-                a, b = a.astype(np.float16).astype(np.float32), b.astype(np.float16).astype(np.float32)
+            a, b = _cast_operands(a, b, compute)
             if trans_b:
                 b = np.swapaxes(b, -1, -2)
             r = np.matmul(a, b)

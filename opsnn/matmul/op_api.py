@@ -1,13 +1,26 @@
-"""aclnnMatmul, aclnnMm and aclnnAddmm: phase 1 (checks, shape inference, cube tiling)
-and phase 2 (the shared executor run).
+"""aclnnMatmul, aclnnMm, aclnnBatchMatMul and aclnnAddmm: phase 1 (checks, shape
+inference, cube tiling) and phase 2 (the shared executor run).
 
-CANN prototypes (aclnn_matmul.h, aclnn_addmm.h):
+CANN prototypes (aclnn_matmul.h, aclnn_batch_matmul.h, aclnn_addmm.h):
   aclnnMatmulGetWorkspaceSize(self, mat2, out, cubeMathType, workspaceSize, executor)
   aclnnMmGetWorkspaceSize(self, mat2, out, cubeMathType, workspaceSize, executor)
+  aclnnBatchMatMulGetWorkspaceSize(self, mat2, out, cubeMathType, workspaceSize, executor)
   aclnnAddmmGetWorkspaceSize(self, mat1, mat2, beta, alpha, out, cubeMathType, workspaceSize, executor)
-dtypes: FLOAT, FLOAT16, BF16 (all operands alike); format ND.
-cubeMathType: 0 KEEP_DTYPE, 1 ALLOW_FP32_DOWN_PRECISION (fp32 runs as HF32 at the
-fp16 cube rate), 2 USE_FP16 (fp32 operands rounded to fp16), 3 USE_HF32.
+dtypes: FLOAT, FLOAT16, BF16 (self and mat2 alike; out the same set); format ND;
+non-contiguous views accepted (a transposed mat2 is read in place, as the cube's
+transpose flag does). Shapes: Matmul >= 2-D operands, batch dims broadcast (numpy
+rules); Mm 2-D; BatchMatMul 3-D [B, M, K] x [B, K, N] with B equal or one of them 1
+(broadcast), out [max B, M, N].
+cubeMathType (CANN aclnnMatmul doc, Atlas A2 behaviour, which the 910B presets
+model): 0 KEEP_DTYPE (compute in the input type; fp32 at the fp32 cube rate);
+1 ALLOW_FP32_DOWN_PRECISION (fp32 -> HF32, other types unchanged); 2 USE_FP16 (fp32 ->
+fp16; not supported for BF16: 161002); 3 USE_HF32 (fp32 -> HF32; only FLOAT inputs,
+161002 otherwise). The chosen operand type is ``args["compute_dtype"]`` in the trace
+and ``executor.info``; the numpy body rounds the operands to it (HF32 width: see
+``kernel.HF32_MANTISSA_BITS``), and the timing uses the fp16 cube rate for HF32
+(assumption).
+Status: 161001 null self/mat2/out; 161002 not a tensor, dtype, rank, K mismatch, batch
+dims that do not broadcast, out shape, or an invalid or unsupported cubeMathType.
 """
 from __future__ import annotations
 
@@ -15,22 +28,44 @@ from ..base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check_
                            check_tensor_type, invalid)
 from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
+from ..base.dtypes import aclDataType
 from ..base.tensor import aclScalar
 from ..base.tiling import cube_kernel
 from .kernel import matmul_body
 
 
-def _cube_dtype(t, cube_math_type: int) -> str:
+CUBE_MATH_NAMES = {0: "KEEP_DTYPE", 1: "ALLOW_FP32_DOWN_PRECISION", 2: "USE_FP16", 3: "USE_HF32"}
+
+
+def compute_dtype(t, cube_math_type: int) -> str:
+    """Operand type the cube computes in for input ``t`` under ``cube_math_type``:
+    "float32", "hfloat32", "float16" or "bfloat16" (module doc)."""
     name = t.dtype_name
-    if name == "float32" and cube_math_type in (1, 2, 3):
-        return "float16"  # HF32 / fp16 path runs at the fp16 cube rate
+    if name == "float32" and cube_math_type in (1, 3):
+        return "hfloat32"
+    if name == "float32" and cube_math_type == 2:
+        return "float16"
     return name
 
 
+def _cube_dtype(t, cube_math_type: int) -> str:
+    """Cube-rate dtype for the cost model: HF32 runs at the fp16 rate (assumption)."""
+    c = compute_dtype(t, cube_math_type)
+    return "float16" if c == "hfloat32" else c
+
+
 def _check_cmt(op: str, cube_math_type) -> int:
-    if cube_math_type not in (0, 1, 2, 3):
+    if isinstance(cube_math_type, bool) or cube_math_type not in (0, 1, 2, 3):
         raise invalid(op, f"cubeMathType must be 0..3, got {cube_math_type!r}")
     return int(cube_math_type)
+
+
+def _check_cmt_dtype(op: str, cmt: int, t) -> None:
+    """CANN's per-dtype limits on cubeMathType (Atlas A2 doc)."""
+    if cmt == 2 and t.data_type == aclDataType.ACL_BF16:
+        raise invalid(op, "cubeMathType 2 (USE_FP16) is not supported for ACL_BF16 inputs")
+    if cmt == 3 and t.data_type != aclDataType.ACL_FLOAT:
+        raise invalid(op, f"cubeMathType 3 (USE_HF32) supports only ACL_FLOAT inputs, got {t.data_type.name}")
 
 
 def _matmul_shapes(op: str, a, b) -> tuple[tuple[int, ...], int, int, int, int]:
@@ -58,6 +93,7 @@ def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, bet
     for name, t in (("self", a), ("mat2", b), ("out", out)):
         check_dtype(op, name, t, FLOAT_TYPES_BF16)
     check_same_dtype(op, self=a, mat2=b)
+    _check_cmt_dtype(op, cmt, a)
     shape, batch, m, n, k = _matmul_shapes(op, a, b)
     check_shape(op, "out", out, shape)
     if bias is not None:
@@ -67,11 +103,14 @@ def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, bet
     spec, td = cube_kernel(chip, op.replace("aclnn", ""), batch, m, n, k, a.itemsize, out.itemsize,
                            _cube_dtype(a, cmt),
                            args={"shapes": [list(a.view_shape), list(b.view_shape)], "dtype": a.dtype_name,
-                                 "cubeMathType": cmt})
+                                 "cubeMathType": cmt, "compute_dtype": compute_dtype(a, cmt)})
     inputs = [a, b] if bias is None else [bias, a, b]
-    body = matmul_body(a, b, out, bias, alpha, beta, to_fp16=(cmt == 2 and a.dtype_name == "float32"))
+    cd = compute_dtype(a, cmt)
+    body = matmul_body(a, b, out, bias, alpha, beta, compute=cd if cd in ("float16", "hfloat32") and
+                       a.dtype_name == "float32" else None)
     return aclOpExecutor(op.replace("aclnn", ""), [PreparedKernel(spec, body)], inputs, [out], 0,
-                         info={"tiling": spec.args["tiling"]})
+                         info={"tiling": spec.args["tiling"], "cubeMathType": CUBE_MATH_NAMES[cmt],
+                               "compute_dtype": cd})
 
 
 def aclnnMatmulGetWorkspaceSize(self, mat2, out, cubeMathType=0):  # noqa: N802,N803
@@ -99,6 +138,25 @@ def aclnnMmGetWorkspaceSize(self, mat2, out, cubeMathType=0):  # noqa: N802,N803
 
 def aclnnMm(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
     return execute("Mm", workspace, workspaceSize, executor, stream)
+
+
+def aclnnBatchMatMulGetWorkspaceSize(self, mat2, out, cubeMathType=0):  # noqa: N802,N803
+    """Phase 1 of out = self @ mat2 for 3-D operands [B, M, K] x [B, K, N] (B equal, or
+    1 on one side and broadcast). Returns (workspace_size, executor, status): 161001
+    null; 161002 rank, dtype, shape or cubeMathType (module doc)."""
+    def build(chip):
+        op = "aclnnBatchMatMul"
+        check_not_null(op, self=self, mat2=mat2, out=out)
+        check_tensor_type(op, self=self, mat2=mat2, out=out)
+        check_rank(op, "self", self, (3,))
+        check_rank(op, "mat2", mat2, (3,))
+        return _build_matmul(chip, op, self, mat2, out, cubeMathType)
+    return prepare("BatchMatMul", build)
+
+
+def aclnnBatchMatMul(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
+    """Phase 2 of BatchMatMul: bind addresses and enqueue on ``stream``."""
+    return execute("BatchMatMul", workspace, workspaceSize, executor, stream)
 
 
 def aclnnAddmmGetWorkspaceSize(self, mat1, mat2, beta, alpha, out, cubeMathType=0):  # noqa: N802,N803
