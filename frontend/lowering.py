@@ -336,7 +336,10 @@ def lower_node(ctx, node: Node, ins: list[DTensor], opset: int):
         raise UnsupportedModelError(
             f"op {node.op_type!r} (node {node.name!r}) is not supported; supported: "
             f"{', '.join(sorted(list(HANDLERS) + ['Softmax']))}")
-    return fn(ctx, node, ins)
+    try:
+        return fn(ctx, node, ins)
+    except ValueError as e:  # e.g. a dtype with no aclDataType, met while allocating an output
+        raise UnsupportedModelError(f"{node.op_type} node {node.name!r}: {e}") from None
 
 
 def acl_dtype(dtype) -> int:
