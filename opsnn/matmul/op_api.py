@@ -17,8 +17,8 @@ model): 0 KEEP_DTYPE (compute in the input type; fp32 at the fp32 cube rate);
 fp16; not supported for BF16: 161002); 3 USE_HF32 (fp32 -> HF32; only FLOAT inputs,
 161002 otherwise). The chosen operand type is ``args["compute_dtype"]`` in the trace
 and ``executor.info``; the numpy body rounds the operands to it (HF32 width: see
-``kernel.HF32_MANTISSA_BITS``), and the timing uses the fp16 cube rate for HF32
-(assumption).
+``kernel.HF32_MANTISSA_BITS``), and the timing uses the chip's HF32 cube rate
+(``cube_hf32_macs_per_cycle``).
 Status: 161001 null self/mat2/out; 161002 not a tensor, dtype, rank, K mismatch, batch
 dims that do not broadcast, out shape, or an invalid or unsupported cubeMathType.
 """
@@ -49,9 +49,10 @@ def compute_dtype(t, cube_math_type: int) -> str:
 
 
 def _cube_dtype(t, cube_math_type: int) -> str:
-    """Cube-rate dtype for the cost model: HF32 runs at the fp16 rate (assumption)."""
+    """Cube-rate dtype name for the cost model (``ChipConfig.cube_macs_per_cycle``):
+    HF32 is "hf32" there."""
     c = compute_dtype(t, cube_math_type)
-    return "float16" if c == "hfloat32" else c
+    return "hf32" if c == "hfloat32" else c
 
 
 def _check_cmt(op: str, cube_math_type) -> int:
