@@ -11,7 +11,9 @@ Formula: with ``input`` of shape [A1..Ai, R1..Rj] and normalizedShape = [R1..Rj]
   mean = E[x], rstd = 1 / sqrt(Var[x] + eps) (biased variance) over the R axes,
   out = (x - mean) * rstd * weight + bias.
 Parameters (CANN order, doc behaviour):
-  input: FLOAT, FLOAT16, BF16; ND; 1-8 dims; non-contiguous views accepted.
+  input: FLOAT, FLOAT16, BF16; ND; 1-8 dims. Non-contiguous views (any tensor here)
+    go through the shared Contiguous copy first (a ViewCopy after, for outputs), as
+    CANN's L0 does (``opsnn.common.contiguous``); the copies share the workspace.
   normalizedShape: aclIntArray (or int sequence) [R1..Rj], 1 <= j <= rank, equal to the
     trailing dims of ``input``.
   weightOptional / biasOptional: shape [R1..Rj]; dtype = input's or FLOAT; when both are
@@ -43,8 +45,9 @@ kernels it finds). Axis handling: the R axes are trailing, so the input is a
     parallel variance) into per-row mean and rstd, written as fp32 [rows, 2] to the
     workspace (and to meanOut/rstdOut); pass 2 (``"apply"``) streams each chunk
     again with the matching weight/bias chunk, reads the row's mean/rstd from the
-    workspace and writes the output. The workspace (``rows * 8`` B rounded up to 32 B)
-    is real: pass 2's body reads what pass 1's body wrote there. Blocks take
+    workspace and writes the output. The statistics (``rows * 8`` B rounded up to 32 B,
+    after any contiguous copies in the workspace) are real: pass 2's body reads what
+    pass 1's body wrote there. Blocks take
     contiguous ranges of chunks; a row split over two blocks is timed as if each
     streamed its part (the cross-core combine is not modelled), as in Softmax.
 Both strategies agree to fp32 rounding (they accumulate the variance in a different
@@ -70,6 +73,7 @@ from ..base.memview import tensor_view, write_out
 from ..base.op import execute, prepare
 from ..base.status import ACLNN_ERR_INNER_TILING_ERROR, AclnnError
 from ..base.tiling import align_up, ceil_div, vector_kernel
+from ..common.contiguous import WorkspacePlan
 
 OP = "aclnnLayerNorm"
 MAX_RANK = 8
@@ -225,24 +229,22 @@ def chunked_moments(x: np.ndarray, c: int, centre: bool) -> tuple[np.ndarray, np
 
 
 # ------------------------------------------------------------------------- bodies
-def _slots(input, weight, bias, out, mean_out, rstd_out):  # noqa: A002
-    """Slot indices: inputs [input, weight?, bias?], outputs [out, mean?, rstd?]."""
-    idx = {"input": 0}
-    i = 1
-    for k, t in (("weight", weight), ("bias", bias)):
-        if t is not None:
-            idx[k] = i
-            i += 1
-    for k, t in (("out", out), ("mean", mean_out), ("rstd", rstd_out)):
-        if t is not None:
-            idx[k] = i
-            i += 1
-    return idx
+# Each factory takes ``refs``: name -> TensorRef (opsnn.common.contiguous) for "input",
+# "out" and whichever of "weight", "bias", "mean", "rstd" exist -- the caller's tensor
+# in its slot, or a contiguous copy / staging buffer in the workspace -- and the byte
+# offset of the per-row statistics in the workspace (multi-pass only).
+def _read(mem, addrs, ws, ref, shape=None):
+    a = tensor_view(mem, ref.addr(addrs, ws), ref.meta).astype(np.float32)
+    return a if shape is None else a.reshape(shape)
 
 
-def _affine(mem, addrs, idx, weight, bias, d):
-    w = tensor_view(mem, addrs[idx["weight"]], weight).astype(np.float32).reshape(d) if weight is not None else None
-    b = tensor_view(mem, addrs[idx["bias"]], bias).astype(np.float32).reshape(d) if bias is not None else None
+def _write(mem, addrs, ws, ref, value):
+    write_out(mem, ref.addr(addrs, ws), ref.meta, value.reshape(ref.meta.view_shape))
+
+
+def _affine(mem, addrs, ws, refs, d):
+    w = _read(mem, addrs, ws, refs["weight"], d) if "weight" in refs else None
+    b = _read(mem, addrs, ws, refs["bias"], d) if "bias" in refs else None
     return w, b
 
 
@@ -255,56 +257,65 @@ def _normalise(x, mean, rstd, w, b):
     return y
 
 
-def _write_stats(mem, addrs, idx, mean_out, rstd_out, mean, rstd):
-    if mean_out is not None:
-        write_out(mem, addrs[idx["mean"]], mean_out, mean.reshape(mean_out.view_shape))
-    if rstd_out is not None:
-        write_out(mem, addrs[idx["rstd"]], rstd_out, rstd.reshape(rstd_out.view_shape))
+def _write_stats(mem, addrs, ws, refs, mean, rstd):
+    if "mean" in refs:
+        _write(mem, addrs, ws, refs["mean"], mean)
+    if "rstd" in refs:
+        _write(mem, addrs, ws, refs["rstd"], rstd)
 
 
-def _fused_body(input, weight, bias, out, mean_out, rstd_out, rows, d, eps):  # noqa: A002
-    idx = _slots(input, weight, bias, out, mean_out, rstd_out)
-
+def _fused_body(refs, rows, d, eps):
     def make(addrs, ws):
         def body(mem):
-            x = tensor_view(mem, addrs[0], input).astype(np.float32).reshape(rows, d)
-            w, b = _affine(mem, addrs, idx, weight, bias, d)
+            x = _read(mem, addrs, ws, refs["input"], (rows, d))
+            w, b = _affine(mem, addrs, ws, refs, d)
             mean = x.sum(axis=1, dtype=np.float32) / np.float32(d)
             diff = x - mean[:, None]
             var = np.einsum("ij,ij->i", diff, diff, dtype=np.float32) / np.float32(d)
             rstd = np.float32(1) / np.sqrt(var + np.float32(eps))
-            write_out(mem, addrs[idx["out"]], out, _normalise(x, mean, rstd, w, b).reshape(out.view_shape))
-            _write_stats(mem, addrs, idx, mean_out, rstd_out, mean, rstd)
+            _write(mem, addrs, ws, refs["out"], _normalise(x, mean, rstd, w, b))
+            _write_stats(mem, addrs, ws, refs, mean, rstd)
         return body
     return make
 
 
-def _stats_body(input, weight, bias, out, mean_out, rstd_out, rows, d, c, eps):  # noqa: A002
-    idx = _slots(input, weight, bias, out, mean_out, rstd_out)
-
+def _stats_body(refs, rows, d, c, eps, stats_off):
     def make(addrs, ws):
         def body(mem):
-            x = tensor_view(mem, addrs[0], input).astype(np.float32).reshape(rows, d)
+            x = _read(mem, addrs, ws, refs["input"], (rows, d))
             mean, m2 = chunked_moments(x, c, centre=True)
             rstd = np.float32(1) / np.sqrt(m2 / np.float32(d) + np.float32(eps))
-            mem.array(ws, (rows, 2), np.float32)[...] = np.stack([mean, rstd], axis=1)
-            _write_stats(mem, addrs, idx, mean_out, rstd_out, mean, rstd)
+            mem.array(ws + stats_off, (rows, 2), np.float32)[...] = np.stack([mean, rstd], axis=1)
+            _write_stats(mem, addrs, ws, refs, mean, rstd)
         return body
     return make
 
 
-def _apply_body(input, weight, bias, out, mean_out, rstd_out, rows, d):  # noqa: A002
-    idx = _slots(input, weight, bias, out, mean_out, rstd_out)
-
+def _apply_body(refs, rows, d, stats_off):
     def make(addrs, ws):
         def body(mem):
-            x = tensor_view(mem, addrs[0], input).astype(np.float32).reshape(rows, d)
-            w, b = _affine(mem, addrs, idx, weight, bias, d)
-            stats = np.array(mem.array(ws, (rows, 2), np.float32))
-            write_out(mem, addrs[idx["out"]], out,
-                      _normalise(x, stats[:, 0], stats[:, 1], w, b).reshape(out.view_shape))
+            x = _read(mem, addrs, ws, refs["input"], (rows, d))
+            w, b = _affine(mem, addrs, ws, refs, d)
+            stats = np.array(mem.array(ws + stats_off, (rows, 2), np.float32))
+            _write(mem, addrs, ws, refs["out"], _normalise(x, stats[:, 0], stats[:, 1], w, b))
         return body
     return make
+
+
+def plan_refs(plan, named_inputs, named_outputs) -> dict:
+    """TensorRefs for the present tensors, slots numbered inputs first then outputs;
+    non-contiguous views get a Contiguous copy / a ViewCopy through ``plan``."""
+    refs = {}
+    slot = 0
+    for name, t in named_inputs:
+        if t is not None:
+            refs[name] = plan.input(t, slot)
+            slot += 1
+    for name, t in named_outputs:
+        if t is not None:
+            refs[name[0]] = plan.output(t, slot, name[1])
+            slot += 1
+    return refs
 
 
 # --------------------------------------------------------------------------- host
@@ -389,15 +400,21 @@ def _build(chip, input, normalizedShape, weight, bias, eps, out, meanOut, rstdOu
             "affine": "fused" if n_affine else "none"}
     specs, td = row_norm_kernels(chip, "LayerNorm", rows, d, input.itemsize, witem, n_affine,
                                  n_stats * input.itemsize, True, strategy, args)
+    plan = WorkspacePlan(chip, OP)
+    refs = plan_refs(plan, (("input", input), ("weight", weight), ("bias", bias)),
+                     ((("out", "out"), out), (("mean", "meanOutOptional"), meanOut),
+                      (("rstd", "rstdOutOptional"), rstdOut)))
     if td.strategy == "fused":
-        kernels = [PreparedKernel(specs[0], _fused_body(input, weight, bias, out, meanOut, rstdOut, rows, d, eps_f))]
+        main = [PreparedKernel(specs[0], _fused_body(refs, rows, d, eps_f))]
     else:
-        kernels = [PreparedKernel(specs[0], _stats_body(input, weight, bias, out, meanOut, rstdOut, rows, d,
-                                                        td.chunk_elems, eps_f)),
-                   PreparedKernel(specs[1], _apply_body(input, weight, bias, out, meanOut, rstdOut, rows, d))]
+        off = plan.alloc(td.workspace_bytes)
+        main = [PreparedKernel(specs[0], _stats_body(refs, rows, d, td.chunk_elems, eps_f, off)),
+                PreparedKernel(specs[1], _apply_body(refs, rows, d, off))]
+    kernels = plan.kernels(main)
     info = dict(asdict(td), affine=args["affine"], tiling_key=specs[0].tiling_key,
-                tiling=[s.args["tiling"] for s in specs])
-    return aclOpExecutor("LayerNorm", kernels, inputs, outputs, td.workspace_bytes, info=info)
+                tiling=[s.args["tiling"] for s in specs], workspace_bytes=plan.size,
+                copies=[k.spec.name for k in kernels if all(k is not m for m in main)])
+    return aclOpExecutor("LayerNorm", kernels, inputs, outputs, plan.size, info=info)
 
 
 def aclnnLayerNormGetWorkspaceSize(input, normalizedShape, weightOptional, biasOptional, eps, out,  # noqa: N802,A002

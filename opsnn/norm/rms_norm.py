@@ -8,7 +8,8 @@ CANN prototype (aclnn_rms_norm.h):
 Formula: with x of shape [A1..Ai, R1..Rj] and gamma of shape [R1..Rj],
   rstd = 1 / sqrt(mean(x^2 over the R axes) + epsilon), yOut = x * rstd * gamma.
 Parameters (CANN order):
-  x: FLOAT, FLOAT16, BF16; ND; 1-8 dims; non-contiguous views accepted.
+  x: FLOAT, FLOAT16, BF16; ND; 1-8 dims. Non-contiguous views (any tensor) go through
+    the shared Contiguous copy / ViewCopy, as in LayerNorm.
   gamma: shape equal to the trailing dims of x (its rank j picks the R axes,
     1 <= j <= rank(x)); dtype x's or FLOAT (assumption: the fp32-gamma mix that
     LayerNorm's weight allows).
@@ -38,45 +39,46 @@ import numpy as np
 from ..base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check_shape, check_tensor_type, invalid)
 from ..base.dtypes import aclDataType
 from ..base.executor import PreparedKernel, aclOpExecutor
-from ..base.memview import tensor_view, write_out
 from ..base.op import execute, prepare
-from .layer_norm import MAX_RANK, STRATEGIES, check_eps, chunked_moments, row_norm_kernels
+from ..common.contiguous import WorkspacePlan
+from .layer_norm import (MAX_RANK, STRATEGIES, _read, _write, check_eps, chunked_moments, plan_refs,
+                         row_norm_kernels)
 
 OP = "aclnnRmsNorm"
 
 
-def _fused_body(x_t, g_t, y_t, r_t, rows, d, eps):
+def _fused_body(refs, rows, d, eps):
     def make(addrs, ws):
         def body(mem):
-            x = tensor_view(mem, addrs[0], x_t).astype(np.float32).reshape(rows, d)
-            g = tensor_view(mem, addrs[1], g_t).astype(np.float32).reshape(d)
+            x = _read(mem, addrs, ws, refs["x"], (rows, d))
+            g = _read(mem, addrs, ws, refs["gamma"], d)
             ms = np.einsum("ij,ij->i", x, x, dtype=np.float32) / np.float32(d)
             rstd = np.float32(1) / np.sqrt(ms + np.float32(eps))
-            write_out(mem, addrs[2], y_t, (x * rstd[:, None] * g).reshape(y_t.view_shape))
-            write_out(mem, addrs[3], r_t, rstd.reshape(r_t.view_shape))
+            _write(mem, addrs, ws, refs["y"], x * rstd[:, None] * g)
+            _write(mem, addrs, ws, refs["rstd"], rstd)
         return body
     return make
 
 
-def _stats_body(x_t, r_t, rows, d, c, eps):
+def _stats_body(refs, rows, d, c, eps, stats_off):
     def make(addrs, ws):
         def body(mem):
-            x = tensor_view(mem, addrs[0], x_t).astype(np.float32).reshape(rows, d)
+            x = _read(mem, addrs, ws, refs["x"], (rows, d))
             _, sumsq = chunked_moments(x, c, centre=False)
             rstd = np.float32(1) / np.sqrt(sumsq / np.float32(d) + np.float32(eps))
-            mem.array(ws, (rows, 2), np.float32)[...] = np.stack([np.zeros_like(rstd), rstd], axis=1)
-            write_out(mem, addrs[3], r_t, rstd.reshape(r_t.view_shape))
+            mem.array(ws + stats_off, (rows, 2), np.float32)[...] = np.stack([np.zeros_like(rstd), rstd], axis=1)
+            _write(mem, addrs, ws, refs["rstd"], rstd)
         return body
     return make
 
 
-def _apply_body(x_t, g_t, y_t, rows, d):
+def _apply_body(refs, rows, d, stats_off):
     def make(addrs, ws):
         def body(mem):
-            x = tensor_view(mem, addrs[0], x_t).astype(np.float32).reshape(rows, d)
-            g = tensor_view(mem, addrs[1], g_t).astype(np.float32).reshape(d)
-            rstd = np.array(mem.array(ws, (rows, 2), np.float32))[:, 1]
-            write_out(mem, addrs[2], y_t, (x * rstd[:, None] * g).reshape(y_t.view_shape))
+            x = _read(mem, addrs, ws, refs["x"], (rows, d))
+            g = _read(mem, addrs, ws, refs["gamma"], d)
+            rstd = np.array(mem.array(ws + stats_off, (rows, 2), np.float32))[:, 1]
+            _write(mem, addrs, ws, refs["y"], x * rstd[:, None] * g)
         return body
     return make
 
@@ -110,13 +112,18 @@ def _build(chip, x, gamma, epsilon, yOut, rstdOut, strategy):  # noqa: N803
     rows = x.numel // d
     args = {"shapes": [list(shape), list(gshape)], "dtype": x.dtype_name, "epsilon": eps_f, "affine": "fused"}
     specs, td = row_norm_kernels(chip, "RmsNorm", rows, d, x.itemsize, gamma.itemsize, 1, 4, False, strategy, args)
+    plan = WorkspacePlan(chip, OP)
+    refs = plan_refs(plan, (("x", x), ("gamma", gamma)), ((("y", "yOut"), yOut), (("rstd", "rstdOut"), rstdOut)))
     if td.strategy == "fused":
-        kernels = [PreparedKernel(specs[0], _fused_body(x, gamma, yOut, rstdOut, rows, d, eps_f))]
+        main = [PreparedKernel(specs[0], _fused_body(refs, rows, d, eps_f))]
     else:
-        kernels = [PreparedKernel(specs[0], _stats_body(x, rstdOut, rows, d, td.chunk_elems, eps_f)),
-                   PreparedKernel(specs[1], _apply_body(x, gamma, yOut, rows, d))]
-    info = dict(asdict(td), tiling_key=specs[0].tiling_key, tiling=[s.args["tiling"] for s in specs])
-    return aclOpExecutor("RmsNorm", kernels, [x, gamma], [yOut, rstdOut], td.workspace_bytes, info=info)
+        off = plan.alloc(td.workspace_bytes)
+        main = [PreparedKernel(specs[0], _stats_body(refs, rows, d, td.chunk_elems, eps_f, off)),
+                PreparedKernel(specs[1], _apply_body(refs, rows, d, off))]
+    kernels = plan.kernels(main)
+    info = dict(asdict(td), tiling_key=specs[0].tiling_key, tiling=[s.args["tiling"] for s in specs],
+                workspace_bytes=plan.size, copies=[k.spec.name for k in kernels if all(k is not m for m in main)])
+    return aclOpExecutor("RmsNorm", kernels, [x, gamma], [yOut, rstdOut], plan.size, info=info)
 
 
 def aclnnRmsNormGetWorkspaceSize(x, gamma, epsilon, yOut, rstdOut, *, strategy=None):  # noqa: N802,N803

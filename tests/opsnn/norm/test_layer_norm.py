@@ -15,7 +15,7 @@ from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
 from opsnn.base.status import ACLNN_ERR_INNER_TILING_ERROR as TILING
 from opsnn.norm.layer_norm import layer_norm_golden
 from tests.conftest import rel_err
-from tests.opsnn.transform.helpers import BF16, TOL, device_tensor, expect_error
+from tests.opsnn.transform.helpers import BF16, TOL, device_tensor, expect_error, strided_out
 
 F32 = np.dtype(np.float32)
 
@@ -173,11 +173,28 @@ def test_trace_records_the_strategy(npu, rng):
 
 @pytest.mark.parametrize("layout", ["strided", "transposed"])
 def test_non_contiguous_input(npu, rng, layout):
+    """A non-contiguous input goes through a Contiguous copy into the workspace first;
+    the multi-pass statistics sit after it in the same workspace."""
     x = (rng.standard_normal((6, 45)) * 2).astype(np.float32)
     w = rng.standard_normal(45).astype(np.float32)
     for s in ("fused", "multi_pass"):
-        y, m, r, _ = run_ln(npu, x, [45], w, None, strategy=s, layout=layout)
+        y, m, r, ex = run_ln(npu, x, [45], w, None, strategy=s, layout=layout)
         check(x, [45], w, None, 1e-5, y, m, r, 1e-5)
+        assert ex.info["copies"] == ["Contiguous"] and ex.kernels[0].spec.name == "Contiguous"
+        assert ex.workspace_size == 1088 + (64 if s == "multi_pass" else 0)  # 1080 B + 6 x 8 B, each to 32 B
+
+
+def test_non_contiguous_outputs_use_view_copy(npu, rng):
+    x = rng.standard_normal((4, 30)).astype(np.float16)
+    tx = npu.to_device(x)[1]
+    to, read_y = strided_out(npu, (4, 30), np.float16)
+    tm, read_m = strided_out(npu, (4, 1), np.float16)
+    ws, ex, ret = opsnn.aclnnLayerNormGetWorkspaceSize(tx, [30], None, None, 1e-5, to, tm, None,
+                                                       strategy="multi_pass")
+    npu.run((ws, ex, ret), opsnn.aclnnLayerNorm)
+    assert ex.info["copies"] == ["ViewCopy", "ViewCopy"]
+    gy, gm, _ = layer_norm_golden(x, [30])
+    assert rel_err(read_y(), gy) < 1e-2 and rel_err(read_m(), gm) < 1e-2
 
 
 def test_repeatable_executor_reruns_with_new_input(npu, rng):

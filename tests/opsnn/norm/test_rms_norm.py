@@ -72,8 +72,9 @@ def test_long_rows_go_multi_pass_and_match_fused(npu, rng):
 def test_rms_norm_non_contiguous(npu, rng, layout):
     x = rng.standard_normal((7, 36)).astype(np.float32)
     g = rng.standard_normal(36).astype(np.float32)
-    y, r, _ = run_rms(npu, x, g, layout=layout, rstd_keep=False)
+    y, r, ex = run_rms(npu, x, g, layout=layout, rstd_keep=False)
     check(x, g, 1e-6, y, r, 1e-5)
+    assert ex.info["copies"] == ["Contiguous"]
 
 
 def test_rms_norm_empty(npu):

@@ -90,3 +90,20 @@ def upload(npu, arr: np.ndarray):
 def empty(npu, shape, dtype):
     """(ptr, aclTensor) of zeros with exactly ``shape`` (0-D included)."""
     return upload(npu, np.zeros(shape, dtype))
+
+
+def strided_out(npu, shape, dtype, pad: int = 3, offset: int = 5):
+    """A non-contiguous output tensor (rows padded by ``pad``, ``offset`` elements in)
+    and ``read()`` that returns its view's values from the device."""
+    dtype = np.dtype(dtype)
+    inner = tuple(shape[:-1]) + (shape[-1] + pad,)
+    n = offset + int(np.prod(inner))
+    ptr, _ = npu.to_device(np.zeros(n, dtype))
+    strides = [s // dtype.itemsize for s in np.empty(inner, dtype).strides]
+    t = opsnn.aclCreateTensor(shape, from_numpy_dtype(dtype), strides, offset, 2, (n,), ptr)
+    assert t is not None, opsnn.aclGetRecentErrMsg()
+
+    def read():
+        base = npu.to_host(ptr, (n,), dtype)
+        return base[offset:].reshape(inner)[..., :shape[-1]]
+    return t, read
