@@ -42,7 +42,7 @@ _ERF = np.frompyfunc(math.erf, 1, 1)
 def erf_compute(x: np.ndarray) -> np.ndarray:
     """erf in ``x``'s dtype (evaluated in float64 and rounded once)."""
     x = np.asarray(x)
-    return _ERF(x.astype(np.float64)).astype(x.dtype) if x.size else x.copy()
+    return np.asarray(_ERF(x.astype(np.float64)), dtype=np.float64).astype(x.dtype) if x.size else x.copy()
 
 
 def _add(a, b, alpha=1):

@@ -111,7 +111,7 @@ def upload(npu, x: np.ndarray, layout: str, rng: np.random.Generator):
     if layout == "contiguous" or x.ndim == 0 or x.size == 0:
         return _contiguous(npu, x)
     if layout == "transposed" and x.ndim >= 2:
-        perm = rng.permutation(x.ndim)
+        perm = np.roll(np.arange(x.ndim), int(rng.integers(1, x.ndim)))  # never the identity
         storage = np.ascontiguousarray(x.transpose(perm))
         ptr, _ = npu.to_device(storage)
         inv = np.argsort(perm)
