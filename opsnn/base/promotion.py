@@ -153,3 +153,4 @@ def promotion_table_markdown(scalar: bool = False) -> str:
             cells.append(SHORT[p] if p is not None else "x")
         rows.append(f"| **{SHORT[r]}** | " + " | ".join(cells) + " |")
     return "\n".join(rows)
+

@@ -1,0 +1,1 @@
+"""Math family: the table-driven elementwise ops (see README.md)."""

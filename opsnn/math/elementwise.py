@@ -75,8 +75,9 @@ def _arith(chip, op_type: str, kernel: str, self, other, alpha, out, *, scalar: 
         ins = [(sname, self)]
     else:
         ins = [(sname, self), ("other", other)]
+    extra = 1 if has_alpha and attrs["alpha"] != 1 else 0   # Muls before the Add/Sub
     return build_eltwise(chip, op_type, kernel, ins, [ct] * len(ins), out, ct, attrs=attrs, out_name=oname,
-                         label=kernel, info={"promoted_dtype": promoted.name})
+                         label=kernel, extra_passes=extra, info={"promoted_dtype": promoted.name})
 
 
 def _prep(op_type, kernel, self, other, alpha, out, *, scalar=False, inplace=False, has_alpha=True):
