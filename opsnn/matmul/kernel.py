@@ -37,30 +37,26 @@ def _cast_operands(a, b, compute: str):
     return a, b
 
 
-def matmul_body(a_t, b_t, out_t, bias_t=None, alpha=1.0, beta=1.0, trans_b=False, to_fp16=False,
-                compute: str | None = None):
-    """Body factory: out = alpha * (a @ b) + beta * bias.
-    Slots: a, b, out (Matmul) or bias, a, b, out (Addmm, CANN order).
+def matmul_body(a_ref, b_ref, out_ref, bias_ref=None, alpha=1.0, beta=1.0, compute: str | None = None):
+    """Body factory: out = alpha * (a @ b) + beta * bias. Refs are TensorRefs (the
+    caller's slot or a workspace copy; opsnn.common.contiguous); a transposed operand
+    is read in place through its strides.
     ``compute``: the cube's operand type for fp32 inputs -- "float16" (USE_FP16),
-    "hfloat32" (ALLOW_FP32_DOWN_PRECISION / USE_HF32) or None (as stored);
-    ``to_fp16=True`` is the older spelling of compute="float16"."""
-    ia, ib, ic = (0, 1, None) if bias_t is None else (1, 2, 0)
-    if to_fp16:
-        compute = "float16"
-
+    "hfloat32" (ALLOW_FP32_DOWN_PRECISION / USE_HF32) or None (as stored)."""
     def make(addrs, ws):
+        aa, ba, oa = a_ref.addr(addrs, ws), b_ref.addr(addrs, ws), out_ref.addr(addrs, ws)
+        ca = bias_ref.addr(addrs, ws) if bias_ref is not None else None
+
         def body(mem):
-            a = tensor_view(mem, addrs[ia], a_t).astype(np.float32)
-            b = tensor_view(mem, addrs[ib], b_t).astype(np.float32)
+            a = tensor_view(mem, aa, a_ref.meta).astype(np.float32)
+            b = tensor_view(mem, ba, b_ref.meta).astype(np.float32)
             a, b = _cast_operands(a, b, compute)
-            if trans_b:
-                b = np.swapaxes(b, -1, -2)
             r = np.matmul(a, b)
             if alpha != 1.0:
                 r *= np.float32(alpha)
-            if bias_t is not None:
-                bias = tensor_view(mem, addrs[ic], bias_t).astype(np.float32)
+            if bias_ref is not None:
+                bias = tensor_view(mem, ca, bias_ref.meta).astype(np.float32)
                 r = r + np.float32(beta) * bias
-            write_out(mem, addrs[-1], out_t, r)
+            write_out(mem, oa, out_ref.meta, r)
         return body
     return make

@@ -7,8 +7,9 @@ CANN prototypes (aclnn_matmul.h, aclnn_batch_matmul.h, aclnn_addmm.h):
   aclnnBatchMatMulGetWorkspaceSize(self, mat2, out, cubeMathType, workspaceSize, executor)
   aclnnAddmmGetWorkspaceSize(self, mat1, mat2, beta, alpha, out, cubeMathType, workspaceSize, executor)
 dtypes: FLOAT, FLOAT16, BF16 (self and mat2 alike; out the same set); format ND;
-non-contiguous views accepted (a transposed mat2 is read in place, as the cube's
-transpose flag does). Shapes: Matmul >= 2-D operands, batch dims broadcast (numpy
+a transposed operand (last two dims swapped) is read in place, as the cube's
+transpose flag does; any other non-contiguous view goes through the shared
+Contiguous copy first, and a non-contiguous ``out`` through a ViewCopy after. Shapes: Matmul >= 2-D operands, batch dims broadcast (numpy
 rules); Mm 2-D; BatchMatMul 3-D [B, M, K] x [B, K, N] with B equal or one of them 1
 (broadcast), out [max B, M, N].
 cubeMathType (CANN aclnnMatmul doc, Atlas A2 behaviour, which the 910B presets
@@ -29,8 +30,9 @@ from ..base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check_
 from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
 from ..base.dtypes import aclDataType
-from ..base.tensor import aclScalar
+from ..base.tensor import aclScalar, aclTensor
 from ..base.tiling import cube_kernel
+from ..common.contiguous import TensorRef, WorkspacePlan, needs_copy
 from .kernel import matmul_body
 
 
@@ -67,6 +69,21 @@ def _check_cmt_dtype(op: str, cmt: int, t) -> None:
         raise invalid(op, "cubeMathType 2 (USE_FP16) is not supported for ACL_BF16 inputs")
     if cmt == 3 and t.data_type != aclDataType.ACL_FLOAT:
         raise invalid(op, f"cubeMathType 3 (USE_HF32) supports only ACL_FLOAT inputs, got {t.data_type.name}")
+
+
+def _cube_operand(plan, t, slot: int):
+    """(TensorRef, transposed) for a cube operand: a contiguous view, or one whose last
+    two dims are swapped (the cube's transpose flag reads it in place, as CANN's
+    Matmul does for a transposed self/mat2), is used as is; any other view gets a
+    Contiguous copy through ``plan``."""
+    if t.numel == 0 or not needs_copy(t):
+        return TensorRef(t, slot), False
+    if len(t.view_shape) >= 2:
+        sh, st = list(t.view_shape), list(t.view_strides)
+        sh[-2:], st[-2:] = sh[:-3:-1], st[:-3:-1]
+        if not needs_copy(aclTensor(sh, t.data_type, st, t.view_offset, 2, t.storage_shape, 0)):
+            return TensorRef(t, slot), True
+    return plan.input(t, slot), False
 
 
 def _matmul_shapes(op: str, a, b) -> tuple[tuple[int, ...], int, int, int, int]:
@@ -107,11 +124,20 @@ def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, bet
                                  "cubeMathType": cmt, "compute_dtype": compute_dtype(a, cmt)})
     inputs = [a, b] if bias is None else [bias, a, b]
     cd = compute_dtype(a, cmt)
-    body = matmul_body(a, b, out, bias, alpha, beta, compute=cd if cd in ("float16", "hfloat32") and
-                       a.dtype_name == "float32" else None)
-    return aclOpExecutor(op.replace("aclnn", ""), [PreparedKernel(spec, body)], inputs, [out], 0,
+    plan = WorkspacePlan(chip, op)
+    first = 0 if bias is None else 1
+    bias_ref = plan.input(bias, 0) if bias is not None else None
+    (a_ref, ta), (b_ref, tb) = _cube_operand(plan, a, first), _cube_operand(plan, b, first + 1)
+    out_ref = plan.output(out, len(inputs))
+    body = matmul_body(a_ref, b_ref, out_ref, bias_ref, alpha, beta,
+                       compute=cd if cd in ("float16", "hfloat32") else None)
+    main = PreparedKernel(spec, body)
+    kernels = plan.kernels([main])
+    spec.args["transposed"] = [ta, tb]
+    return aclOpExecutor(op.replace("aclnn", ""), kernels, inputs, [out], plan.size,
                          info={"tiling": spec.args["tiling"], "cubeMathType": CUBE_MATH_NAMES[cmt],
-                               "compute_dtype": cd})
+                               "compute_dtype": cd, "transposed": [ta, tb],
+                               "copies": [k.spec.name for k in kernels if k is not main]})
 
 
 def aclnnMatmulGetWorkspaceSize(self, mat2, out, cubeMathType=0):  # noqa: N802,N803

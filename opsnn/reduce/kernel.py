@@ -11,23 +11,26 @@ import numpy as np
 from ..base.memview import tensor_view, write_out
 
 
-def reduce_body(x_t, out_t, axes: tuple[int, ...], keep_dim: bool, mean: bool):
+def reduce_body(x_ref, out_ref, axes: tuple[int, ...], keep_dim: bool, mean: bool):
     """Body factory: out = sum (or mean) of self cast to out's dtype over ``axes``.
-    Slots: self, out."""
+    ``x_ref`` / ``out_ref``: TensorRefs (slot or workspace copy; opsnn.common.contiguous)."""
+    x_t, out_t = x_ref.meta, out_ref.meta
     od = out_t.np_dtype
+    n = int(np.prod([x_t.view_shape[a] for a in axes], dtype=np.int64)) if axes else 1
 
     def make(addrs, ws):
+        xa, oa = x_ref.addr(addrs, ws), out_ref.addr(addrs, ws)
+
         def body(mem):
-            x = tensor_view(mem, addrs[0], x_t)
+            x = tensor_view(mem, xa, x_t)
             if od.kind in "iu":
                 r = np.sum(x.astype(od).astype(np.int64), axis=axes, keepdims=keep_dim)
             else:
                 x32 = x.astype(od).astype(np.float32)  # self is cast to ``dtype`` first
                 r = np.sum(x32, axis=axes, keepdims=keep_dim, dtype=np.float32)
                 if mean:
-                    n = int(np.prod([x_t.view_shape[a] for a in axes], dtype=np.int64)) if axes else 1
                     with np.errstate(invalid="ignore", divide="ignore"):
                         r = r / np.float32(n) if n else np.full_like(r, np.nan)
-            write_out(mem, addrs[1], out_t, np.asarray(r).reshape(out_t.view_shape))
+            write_out(mem, oa, out_t, np.asarray(r).reshape(out_t.view_shape))
         return body
     return make

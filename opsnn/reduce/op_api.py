@@ -6,7 +6,8 @@ CANN prototypes (aclnn_reduce_sum.h, aclnn_mean.h):
   aclnnMeanGetWorkspaceSize(self, dim, keepDim, dtype, out, workspaceSize, executor)
 Parameters (CANN order):
   self: ReduceSum FLOAT, FLOAT16, BF16, INT8, UINT8, INT32, INT64, BOOL; Mean FLOAT,
-    FLOAT16, BF16. ND, 0-8 dims, non-contiguous views accepted.
+    FLOAT16, BF16. ND, 0-8 dims; a non-contiguous view goes through the shared
+    Contiguous copy first (a non-contiguous ``out`` through a ViewCopy after).
   dim: aclIntArray (or int sequence) of distinct axes in [-rank, rank) (a 0-D self
     counts as rank 1); empty means every axis (assumption: torch's sum(dim=[])).
   keepDim: bool; reduced axes stay as size 1 when true.
@@ -40,6 +41,7 @@ from ..base.dtypes import aclDataType as T
 from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
 from ..base.tiling import vector_kernel
+from ..common.contiguous import WorkspacePlan
 from .kernel import reduce_body
 
 SUM_SELF_TYPES = FLOAT_TYPES_BF16 + (T.ACL_INT8, T.ACL_UINT8, T.ACL_INT32, T.ACL_INT64, T.ACL_BOOL)
@@ -118,24 +120,30 @@ def _build(chip, op: str, self, dim, keepDim, dtype, out, mean: bool):  # noqa: 
     name = op[5:]
     pattern, sizes = reduce_pattern(shape, axes)
     info = {"pattern": pattern, "merged_shape": sizes, "axes": axes, "keepDim": keep}
-    body = reduce_body(self, out, tuple(axes), keep, mean)
     if out.numel == 0:
         return aclOpExecutor(name, [], [self], [out], 0, info=dict(info, strategy="empty"))
+    plan = WorkspacePlan(chip, op)
+    body = reduce_body(plan.input(self, 0), plan.output(out, 1), tuple(axes), keep, mean)
     args = {"shapes": [list(shape)], "dtype": self.dtype_name, "out_dtype": out.dtype_name, "dim": axes,
             "keepDim": keep, "pattern": pattern}
     n_out, item, oitem = out.numel, self.itemsize, out.itemsize
     if self.numel == 0:  # empty reduction: write 0 (sum) or NaN (mean)
         spec, _ = vector_kernel(chip, name, n_out, 0, oitem, oitem, args=dict(args, strategy="fill",
                                                                                bytes=n_out * oitem))
-        return aclOpExecutor(name, [PreparedKernel(spec, body)], [self], [out], 0,
-                             info=dict(info, strategy="fill", tiling=spec.args["tiling"]))
+        kernels = plan.kernels([PreparedKernel(spec, body)])
+        return aclOpExecutor(name, kernels, [self], [out], plan.size,
+                             info=dict(info, strategy="fill", tiling=spec.args["tiling"],
+                                       copies=[k.spec.name for k in kernels[1:]]))
     n = self.numel
     cast = 0 if (self.data_type == dt and item == 4) or (self.data_type in (T.ACL_INT32, T.ACL_INT64)
                                                          and dt == self.data_type) else 1
     spec, _ = vector_kernel(chip, name, n, item, n_out * oitem / n, 4 * (1 + cast),
                             args=dict(args, strategy="reduce", bytes=n * item + n_out * oitem))
-    return aclOpExecutor(name, [PreparedKernel(spec, body)], [self], [out], 0,
-                         info=dict(info, strategy="reduce", tiling=spec.args["tiling"]))
+    main = PreparedKernel(spec, body)
+    kernels = plan.kernels([main])
+    return aclOpExecutor(name, kernels, [self], [out], plan.size,
+                         info=dict(info, strategy="reduce", tiling=spec.args["tiling"],
+                                   copies=[k.spec.name for k in kernels if k is not main]))
 
 
 def aclnnReduceSumGetWorkspaceSize(self, dim, keepDim, dtype, out):  # noqa: N802,N803

@@ -7,7 +7,8 @@ Parameters (CANN order):
   tensors: aclTensorList (``aclCreateTensorList``) or a sequence of aclTensor, at least
     one; any dtype this simulator has; 1-8 dims, all of one rank and equal outside
     ``dim``. A 1-D tensor of shape [0] is skipped whatever the others' shape (the
-    legacy torch.cat rule; assumption for CANN). Non-contiguous views accepted.
+    legacy torch.cat rule; assumption for CANN). Non-contiguous views go through the
+    shared Contiguous copy first (``out`` through a ViewCopy after).
   dim: int64 in [-rank, rank).
   out: shape of the inputs with ``dim`` summed; dtype: the promoted dtype of the
     inputs (bool < integers (wider wins; int8 + uint8 -> int16) < floats; float16 +
@@ -33,6 +34,7 @@ from ..base.dtypes import aclDataType as T
 from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
 from ..base.tiling import align_up, vector_kernel
+from ..common.contiguous import WorkspacePlan
 from .kernel import cat_body
 
 OP = "aclnnCat"
@@ -118,9 +120,13 @@ def _build(chip, tensors, dim, out):
     spec, _ = vector_kernel(chip, "Cat", n, mte2 / n, mte3 / n, e if cast else 0,
                             args={"shapes": [list(items[i].view_shape) for i in used], "dim": axis,
                                   "dtype": out.dtype_name, "bytes": mte2 + mte3})
-    body = cat_body(items, out, axis, tuple(used))
-    return aclOpExecutor("Cat", [PreparedKernel(spec, body)], items, [out], 0,
-                         info=dict(info, strategy="copy", tiling=spec.args["tiling"]))
+    plan = WorkspacePlan(chip, OP)
+    refs = [plan.input(items[i], i) for i in used]
+    main = PreparedKernel(spec, cat_body(refs, plan.output(out, len(items)), axis))
+    kernels = plan.kernels([main])
+    return aclOpExecutor("Cat", kernels, items, [out], plan.size,
+                         info=dict(info, strategy="copy", tiling=spec.args["tiling"],
+                                   copies=[k.spec.name for k in kernels if k is not main]))
 
 
 def aclnnCatGetWorkspaceSize(tensors, dim, out):  # noqa: N802

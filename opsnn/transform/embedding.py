@@ -7,7 +7,7 @@ Parameters (CANN order):
   weight: 2-D [num_embeddings, embedding_dim], any dtype this simulator has; ND.
   indices: INT32 or INT64, 0-8 dims.
   out: weight's dtype, shape indices.shape + [embedding_dim].
-  Non-contiguous views accepted for all three.
+  Non-contiguous views go through the shared Contiguous copy (``out``: ViewCopy).
 Status: 161001 null tensor; 161002 not a tensor, dtype, rank or shape. An empty
 ``out`` prepares no kernel.
 Out-of-range indices: CANN leaves the result undefined. Here the kernel checks every
@@ -29,6 +29,7 @@ from ..base.dtypes import aclDataType as T
 from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
 from ..base.tiling import align_up, ceil_div, vector_kernel
+from ..common.contiguous import WorkspacePlan
 from .kernel import embedding_body
 
 OP = "aclnnEmbedding"
@@ -65,10 +66,12 @@ def _build(chip, weight, indices, out):
                             args={"shapes": [[v, d], list(indices.view_shape)], "dtype": weight.dtype_name,
                                   "index_dtype": indices.dtype_name, "chunks_per_row": cpr,
                                   "bytes": int(units * (mte2 + c * e))})
-    body = embedding_body(weight, indices, out)
-    return aclOpExecutor("Embedding", [PreparedKernel(spec, body)], [weight, indices], [out], 0,
+    plan = WorkspacePlan(chip, OP)
+    main = PreparedKernel(spec, embedding_body(plan.input(weight, 0), plan.input(indices, 1), plan.output(out, 2)))
+    kernels = plan.kernels([main])
+    return aclOpExecutor("Embedding", kernels, [weight, indices], [out], plan.size,
                          info=dict(info, strategy="gather", chunk_elems=c, chunks_per_row=cpr,
-                                   tiling=spec.args["tiling"]))
+                                   tiling=spec.args["tiling"], copies=[k.spec.name for k in kernels if k is not main]))
 
 
 def aclnnEmbeddingGetWorkspaceSize(weight, indices, out):  # noqa: N802

@@ -4,7 +4,9 @@ CANN prototype (aclnn_permute.h):
   aclnnPermuteGetWorkspaceSize(self, dims, out, workspaceSize, executor)
   aclnnPermute(workspace, workspaceSize, executor, stream)
 Parameters (CANN order):
-  self: any dtype this simulator has; ND; 0-8 dims; non-contiguous views accepted.
+  self: any dtype this simulator has; ND; 0-8 dims. A non-contiguous ``self`` goes
+    through the shared Contiguous copy first, a non-contiguous ``out`` through a
+    ViewCopy after (``opsnn.common.contiguous``).
   dims: aclIntArray (or int sequence), a permutation of the axes; negative values
     count from the end.
   out: self's dtype; shape [self.shape[dims[0]], ..., self.shape[dims[-1]]].
@@ -29,6 +31,7 @@ from ..base.checks import check_dtype, check_not_null, check_tensor_type, invali
 from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
 from ..base.tiling import align_up, vector_kernel
+from ..common.contiguous import WorkspacePlan
 from .kernel import permute_body
 
 OP = "aclnnPermute"
@@ -100,8 +103,12 @@ def _build(chip, self, dims, out):
     spec, _ = vector_kernel(chip, "Permute", n, e, mte3 / n, vec,
                             args={"shapes": [list(shape)], "dtype": self.dtype_name, "perm": perm,
                                   "merged_perm": mperm, "strategy": strategy, "bytes": n * e + mte3})
-    return aclOpExecutor("Permute", [PreparedKernel(spec, permute_body(self, out, tuple(perm)))], [self], [out], 0,
-                         info=dict(info, strategy=strategy, tiling=spec.args["tiling"]))
+    plan = WorkspacePlan(chip, OP)
+    main = PreparedKernel(spec, permute_body(plan.input(self, 0), plan.output(out, 1), tuple(perm)))
+    kernels = plan.kernels([main])
+    return aclOpExecutor("Permute", kernels, [self], [out], plan.size,
+                         info=dict(info, strategy=strategy, tiling=spec.args["tiling"],
+                                   copies=[k.spec.name for k in kernels if k is not main]))
 
 
 def aclnnPermuteGetWorkspaceSize(self, dims, out):  # noqa: N802
