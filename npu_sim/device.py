@@ -77,6 +77,7 @@ class Device:
         self.l2_cache = L2Cache(chip.l2_bytes)
         self._compiled: dict[int, CompiledProgram] = {}
         self._launches = 0
+        self._tracks: dict[tuple, list[tuple[str, str]]] = {}
         self.host_link = BandwidthServer("host link", chip.host_link_bandwidth_bytes_per_ns)
         self.cores = make_cores(chip)
         self.pools = {ct: CorePool(self.env, cores) for ct, cores in self.cores.items()}
@@ -95,6 +96,14 @@ class Device:
                 self._compiled.clear()
             cp = self._compiled[id(prog)] = compile_program(self.chip, prog)
         return cp
+
+    def pipe_tracks(self, core, pipes) -> list[tuple[str, str]]:
+        """Trace tracks ("device 0", "AIC3 MTE2") of ``core``'s ``pipes`` (cached)."""
+        key = (core.name, pipes)
+        t = self._tracks.get(key)
+        if t is None:
+            t = self._tracks[key] = [(self.track_pid, f"{core.name} {p.value}") for p in pipes]
+        return t
 
     # ---- ids ------------------------------------------------------------------
     def _new_id(self) -> int:
@@ -177,7 +186,8 @@ class Device:
             self.pipe_busy_ns[p] = self.pipe_busy_ns.get(p, 0.0) + b
         task = "AI_CORE" if spec.core_type is CoreType.AIC else "AI_VECTOR_CORE"
         args = dict(spec.args, task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
-                    pipe_busy_ns=busy_out)
+                    pipe_busy_ns=busy_out, gm_bytes=stats.gm_bytes, hbm_bytes=stats.hbm_bytes,
+                    l2_hit_bytes=stats.l2_hit_bytes)
         self.kernel_records.append(dict(name=spec.name, stream=stream.stream_id, start_ns=t0, dur_ns=dur, **args))
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)

@@ -8,7 +8,7 @@ these into JSON; nothing here knows that format.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -36,23 +36,52 @@ class Counter:
     value: float
 
 
-@dataclass
 class TraceRecorder:
-    """Collects spans and counters. ``enabled=False`` keeps nothing (fast path)."""
+    """Collects spans and counters. ``enabled=False`` keeps nothing (fast path).
 
-    enabled: bool = True
-    spans: list[Span] = field(default_factory=list)
-    counters: list[Counter] = field(default_factory=list)
+    ``spans`` is a plain list of :class:`Span`. Pipe spans recorded by the tile
+    pipeline (:meth:`pipe_span`, the hot path) are kept as tuples and turned into
+    ``Span`` objects the first time ``spans`` is read, in recording order.
+    """
+
+    __slots__ = ("enabled", "_items", "_raw", "counters")
+
+    def __init__(self, enabled: bool = True, spans: list[Span] | None = None,
+                 counters: list[Counter] | None = None):
+        self.enabled = enabled
+        self._items: list = list(spans) if spans else []
+        self._raw = 0
+        self.counters: list[Counter] = list(counters) if counters else []
+
+    @property
+    def spans(self) -> list[Span]:
+        if self._raw:
+            self._items = [s if type(s) is Span else
+                           Span(s[0], s[1], s[2], s[3], "pipe", {"tile": s[4], "bytes": s[5]} if s[5] else {"tile": s[4]})
+                           for s in self._items]
+            self._raw = 0
+        return self._items
 
     def span(self, track: tuple[str, str], name: str, start_ns: float, dur_ns: float, cat: str,
              args: dict[str, Any] | None = None, flow_id: int | None = None, flow_out: bool = False) -> None:
         if self.enabled:
-            self.spans.append(Span(track, name, start_ns, dur_ns, cat, args, flow_id, flow_out))
+            self._items.append(Span(track, name, start_ns, dur_ns, cat, args, flow_id, flow_out))
+
+    def pipe_span(self, track: tuple[str, str], name: str, start_ns: float, dur_ns: float, tile: int,
+                  nbytes: int) -> None:
+        """A "pipe" span of tile ``tile`` with args ``{"tile", "bytes"}`` (bytes only if
+        nonzero). Callers check ``enabled`` first."""
+        self._items.append((track, name, start_ns, dur_ns, tile, nbytes))
+        self._raw += 1
 
     def counter(self, track: str, name: str, ts_ns: float, value: float) -> None:
         if self.enabled:
             self.counters.append(Counter(track, name, ts_ns, value))
 
     def clear(self) -> None:
-        self.spans.clear()
+        self._items.clear()
+        self._raw = 0
         self.counters.clear()
+
+    def __repr__(self) -> str:
+        return f"TraceRecorder(enabled={self.enabled}, spans={len(self._items)}, counters={len(self.counters)})"

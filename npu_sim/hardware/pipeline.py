@@ -4,8 +4,15 @@ Timing rule for stage ``s`` of tile ``i`` (S stages per tile, queue depth ``bn``
 
     start(s, i) = max(end(s-1, i),        # the tile's data came from the previous stage
                       end(s, i-1),        # the pipe is sequential
-                      end(S-1, i-bn))     # s == 0 only: a free queue slot (double buffering)
+                      end(s+1, i-bn))     # s < S-1: a free slot in the queue it writes
     end(s, i)   = start(s, i) + duration(s, i)
+
+Each pair of neighbouring stages is linked by its own queue of depth ``bn``, as in
+Ascend C (TQue VECIN between CopyIn and Compute, VECOUT between Compute and
+CopyOut; A1/B1 in L1 between MTE2 and MTE1, A2/B2 in L0A/L0B between MTE1 and the
+Cube): a producer may fill slot ``i`` once the consumer has finished tile ``i-bn``.
+With ``bn = 2`` every stage overlaps its neighbours, so a long run of identical
+tiles advances at the pace of its slowest stage.
 
 ``duration`` comes from :func:`npu_sim.hardware.cost.stage_cost`: the fixed term plus
 the throughput term; for stages that touch GM the throughput term is the latest of
@@ -105,7 +112,10 @@ def run_block(dev: "Device", core: "Core", prog: BlockProgram, spec: KernelSpec,
     cache = dev.l2_cache
     rec = dev.recorder
     recording = rec.enabled
-    tracks = [(dev.track_pid, f"{core.name} {p.value}") for p in pipes] if recording else None
+    if recording:
+        tracks = dev.pipe_tracks(core, pipes)
+        items_append = rec._items.append
+        recorded = 0
     bn = max(1, spec.buffer_num)
     end = [[0.0] * n for _ in range(S)]
     nxt = [0] * S
@@ -134,11 +144,11 @@ def run_block(dev: "Device", core: "Core", prog: BlockProgram, spec: KernelSpec,
                 t = end[s - 1][i]
             else:
                 t = base
-                if i >= bn:
-                    if nxt[last] <= i - bn:
-                        continue
-                    if end[last][i - bn] > t:
-                        t = end[last][i - bn]
+            if s < last and i >= bn:
+                if nxt[s + 1] <= i - bn:
+                    continue
+                if end[s + 1][i - bn] > t:
+                    t = end[s + 1][i - bn]
             if i and end[s][i - 1] > t:
                 t = end[s][i - 1]
             if best_s < 0 or t < best_t:
@@ -181,8 +191,9 @@ def run_block(dev: "Device", core: "Core", prog: BlockProgram, spec: KernelSpec,
         if dur > 0:
             busy_pipe[s] += dur
             scalar_busy += scalar
-            if recording:
-                rec.span(tracks[s], label, best_t, dur, "pipe", {"tile": i, "bytes": nbytes} if nbytes else {"tile": i})
+            if recording:  # TraceRecorder.pipe_span, inlined
+                items_append((tracks[s], label, best_t, dur, i, nbytes))
+                recorded += 1
         if e > block_end:
             block_end = e
         nxt[s] = i + 1
@@ -191,6 +202,8 @@ def run_block(dev: "Device", core: "Core", prog: BlockProgram, spec: KernelSpec,
             gidx[s] += 1
             gleft[s] = groups[s][gidx[s]][0]
         remaining -= 1
+    if recording:
+        rec._raw += recorded
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
     busy = stats.busy

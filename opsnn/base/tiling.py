@@ -12,7 +12,7 @@ import math
 from dataclasses import asdict, dataclass
 
 from npu_sim import ChipConfig
-from npu_sim.program import BlockProgram, Buffer, CoreType, KernelSpec, Pipe, Stage, TileSpec
+from npu_sim.program import BlockProgram, Buffer, CoreType, GmRange, KernelSpec, Pipe, Stage, TileSpec
 
 from .status import ACLNN_ERR_INNER_TILING_ERROR, AclnnError
 
@@ -109,8 +109,11 @@ class MatmulTilingData:
     """Tiling struct of a cube GEMM (cf. TCubeTiling): C[b, M, N] = A[b, M, K] @ B[b, K, N].
 
     base_m/base_n/base_k: one L0 tile (L0A holds base_m x base_k, L0B base_k x base_n,
-    L0C base_m x base_n in fp32). k_l1: K elements per L1 load. block_dim: AICs;
-    out_tiles: batch * ceil(M/base_m) * ceil(N/base_n), dealt to blocks in order.
+    L0C base_m x base_n in fp32, ``l0c_buffers`` of them). k_l1: K elements per L1
+    load (one "K chunk"). block_dim: AICs; out_tiles: batch * ceil(M/base_m) *
+    ceil(N/base_n), dealt to blocks round-robin (tile t on block t % block_dim).
+    k_chunks: K chunks per output tile; chunks_per_step: K chunks merged into one
+    timed "L1 step" (1 = none; see :func:`cube_kernel`).
     """
 
     batch: int
@@ -125,92 +128,165 @@ class MatmulTilingData:
     out_tiles: int
     l1_bytes_used: int
     l0c_bytes_used: int
+    k_chunks: int = 1
+    chunks_per_step: int = 1
+    l0c_buffers: int = 2
+
+
+#: most timed steps one cube block is given before K chunks are merged into "L1
+#: steps" (keeps SimPy events in the thousands for 8192^3 matmuls; the timing error of
+#: merging is one step's fill, under 1/max_steps of the block) [A]
+MAX_CUBE_STEPS_PER_BLOCK = 256
+
+
+def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: int, k_frac: int,
+                     buffer_num: int):
+    """(base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1."""
+    frac = 16
+
+    def sizes(dim_al: int) -> list[int]:
+        out = [s for s in (256, 128, 64, 32, 16) if s <= dim_al]
+        if dim_al < 256 and dim_al not in out:
+            out.append(dim_al)  # one tile covering the whole (aligned) dim
+        return out or [frac]
+
+    for bm in sizes(m_al):
+        for bn in sizes(n_al):
+            acc = bm * bn * 4  # L0C accumulates in fp32
+            l0c_buf = buffer_num if acc * buffer_num <= chip.l0c_bytes else 1
+            if acc * l0c_buf > chip.l0c_bytes:
+                continue
+            base_k = min(k_al, chip.l0a_bytes // (buffer_num * bm * item),
+                         chip.l0b_bytes // (buffer_num * bn * item)) // k_frac * k_frac
+            if base_k < k_frac:
+                continue
+            k_l1 = chip.l1_bytes // (buffer_num * (bm + bn) * item)
+            k_l1 = min(k_al, k_l1 // base_k * base_k)
+            if k_l1 < base_k:
+                continue
+            yield bm, bn, base_k, k_l1, l0c_buf
 
 
 def cube_kernel(chip: ChipConfig, name: str, batch: int, m: int, n: int, k: int, in_itemsize: int,
                 out_itemsize: int, cube_dtype: str, *, a_gm_reuse: float = 1.0, tiling_key: int = 0,
-                args: dict | None = None, buffer_num: int = 2) -> tuple[KernelSpec, MatmulTilingData]:
+                args: dict | None = None, buffer_num: int = 2,
+                max_steps_per_block: int = MAX_CUBE_STEPS_PER_BLOCK) -> tuple[KernelSpec, MatmulTilingData]:
     """Tile a (batched) GEMM over AICs, L1 and L0A/L0B/L0C.
 
-    Per tile (one output tile x one K chunk): MTE2 loads the A and B chunks GM->L1
-    (A's GM bytes divided by ``a_gm_reuse``: a convolution's Load3D re-reads one
-    feature map for many im2col rows), MTE1 moves them L1->L0A/L0B, CUBE does
-    base_m*base_n*k_chunk MACs (dims padded to 16, the cube's fractal), and on the
-    last K chunk FIXPIPE writes the output tile to GM. Raises AclnnError(561002)
-    if no tile fits the chip's buffers.
+    Base tile: among the (base_m, base_n) in {16..256} that fit L0A/L0B/L0C (L0C
+    double-buffered when it fits, else single) and L1, the one with the least
+    estimated time: rounds of ``ceil(out_tiles / aic_count)`` times the slowest of the
+    tile's Cube time, its MTE2 time (with one DMA latency per operand per K chunk)
+    and its share of L2 bandwidth; among those within 3% of the fastest, the one with
+    the fewest K chunks in all, then the larger tile.
+
+    Per K chunk of one output tile: MTE2 loads the A and B chunks GM->L1 (A's GM
+    bytes divided by ``a_gm_reuse``: a convolution's Load3D re-reads one feature map
+    for many im2col rows), MTE1 moves them L1->L0A/L0B, CUBE does
+    base_m*base_n*k_chunk MACs (M, N padded to 16 and K to the cube's K fractal: 32
+    for int8, else 16), and on the last K chunk FIXPIPE writes the output tile to GM.
+    The A and B chunks carry L2 keys (``("A", b, m_tile, k)``, ``("B", b, n_tile,
+    k)``) and row runs for burst rounding, so operand panels re-read by other output
+    tiles hit L2 (``docs/timing.md``). When a block would get more than
+    ``max_steps_per_block`` K chunks, consecutive chunks of one output tile are merged
+    into one timed "L1 step" (``Stage.tiles`` = chunks merged, bytes and MACs summed);
+    buffers are still sized for one chunk. Output tiles are dealt round-robin, so the
+    blocks running at once share A row panels and B column panels.
+
+    Raises AclnnError(561002) if no tile fits the chip's buffers.
     """
     frac = 16
-    m_al, n_al, k_al = align_up(max(m, 1), frac), align_up(max(n, 1), frac), align_up(max(k, 1), frac)
-    base_m, base_n = min(128, m_al), min(128, n_al)
-    acc = 4  # L0C accumulates in fp32
-    while base_m * base_n * acc * buffer_num > chip.l0c_bytes:
-        if base_n >= base_m and base_n > frac:
-            base_n = align_up(base_n // 2, frac)
-        elif base_m > frac:
-            base_m = align_up(base_m // 2, frac)
-        else:
-            raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR, f"{name}: L0C of {chip.l0c_bytes} B is too small")
-    base_k = min(k_al, chip.l0a_bytes // (buffer_num * base_m * in_itemsize),
-                 chip.l0b_bytes // (buffer_num * base_n * in_itemsize))
-    base_k = base_k // frac * frac
-    if base_k < frac:
-        raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR, f"{name}: L0A/L0B too small for a {base_m}x{frac} tile")
-    k_l1 = chip.l1_bytes // (buffer_num * (base_m + base_n) * in_itemsize)
-    k_l1 = min(k_al, k_l1 // base_k * base_k)
-    if k_l1 < base_k:
-        raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR, f"{name}: L1 of {chip.l1_bytes} B too small")
+    k_frac = 32 if cube_dtype == "int8" else frac
+    item = in_itemsize
+    m_al, n_al, k_al = align_up(max(m, 1), frac), align_up(max(n, 1), frac), align_up(max(k, 1), k_frac)
+    rate = chip.cube_macs_per_cycle(cube_dtype)
+    cores = chip.aic_count
+    lat_cyc = chip.dma_latency_ns / chip.ns_per_cycle
+    l2_per_cyc = chip.l2_bandwidth_bytes_per_ns * chip.ns_per_cycle
+    cands = []
+    for bm, bn, bk, kl1, l0c_buf in _cube_candidates(chip, m_al, n_al, k_al, item, k_frac, buffer_num):
+        tiles = batch * ceil_div(m_al, bm) * ceil_div(n_al, bn)
+        rounds = ceil_div(tiles, cores)
+        cube_cyc = bm * bn * k_al / rate
+        mte2_bytes = (bm * k_al / a_gm_reuse + k_al * bn) * item
+        mte2_cyc = mte2_bytes / chip.mte2_bytes_per_cycle + 2 * ceil_div(k_al, kl1) * lat_cyc
+        l2_cyc = min(tiles, cores) * mte2_bytes / l2_per_cyc
+        est = rounds * max(cube_cyc, mte2_cyc, l2_cyc)
+        cands.append((est, tiles * ceil_div(k_al, kl1), -bm * bn, (bm, bn, bk, kl1, l0c_buf)))
+    best = None
+    if cands:
+        # the fastest estimate; within 3% of it, the fewest K chunks (fewer, larger transfers)
+        fastest = min(c[0] for c in cands)
+        best = min((c for c in cands if c[0] <= fastest * 1.03), key=lambda c: (c[1], c[2]))
+    if best is None:
+        raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR,
+                         f"{name}: no cube tile fits {chip.name}'s buffers (L0A {chip.l0a_bytes} B, L0B "
+                         f"{chip.l0b_bytes} B, L0C {chip.l0c_bytes} B, L1 {chip.l1_bytes} B) at {item} B per element")
+    base_m, base_n, base_k, k_l1, l0c_buf = best[3]
     mt, nt, kc = ceil_div(m_al, base_m), ceil_div(n_al, base_n), ceil_div(k_al, k_l1)
     out_tiles = batch * mt * nt
-    block_dim = min(chip.aic_count, out_tiles)
+    block_dim = min(cores, out_tiles)
     m_tail = m - (mt - 1) * base_m
     n_tail = n - (nt - 1) * base_n
     k_tail = k - (kc - 1) * k_l1
+    per_block = ceil_div(out_tiles, block_dim)
+    g = 1
+    if per_block * kc > max_steps_per_block:
+        g = min(kc, ceil_div(per_block * kc, max(1, max_steps_per_block)))
+    steps = ceil_div(kc, g)
+    last_chunks = kc - (steps - 1) * g          # chunks in the last step (the tail chunk among them)
+    last_k = (last_chunks - 1) * k_l1 + k_tail  # K elements of the last step
 
-    def stages(mb: int, nb: int, kb: int, last: bool) -> tuple[Stage, ...]:
-        a_bytes = mb * kb * in_itemsize
-        b_bytes = kb * nb * in_itemsize
-        macs = align_up(mb, frac) * align_up(nb, frac) * align_up(kb, frac)
-        return (Stage(Pipe.MTE2, nbytes=int(a_bytes / a_gm_reuse) + b_bytes),
-                Stage(Pipe.MTE1, nbytes=a_bytes + b_bytes),
-                Stage(Pipe.CUBE, macs=macs, dtype=cube_dtype),
-                Stage(Pipe.FIXPIPE, nbytes=mb * nb * out_itemsize if last else 0))
+    shared: dict[tuple, Stage] = {}
 
-    cache: dict[tuple[int, int], tuple[TileSpec, ...]] = {}
+    def on_chip(mb: int, nb: int, kb: int, chunks: int, kmacs: int, last: bool) -> tuple[Stage, Stage, Stage]:
+        key = (mb, nb, kb, chunks, last)
+        if key not in shared:
+            ab = (mb * kb + kb * nb) * item
+            macs = align_up(mb, frac) * align_up(nb, frac) * kmacs
+            fix = mb * nb * out_itemsize if last else 0
+            shared[key] = (Stage(Pipe.MTE1, nbytes=ab, tiles=chunks),
+                           Stage(Pipe.CUBE, macs=macs, dtype=cube_dtype, tiles=chunks),
+                           Stage(Pipe.FIXPIPE, nbytes=fix, tiles=1,
+                                 gm_ranges=(GmRange(fix, nb * out_itemsize),) if fix else ()))
+        return shared[key]
 
-    def out_tile(mb: int, nb: int) -> tuple[TileSpec, ...]:
-        key = (mb, nb)
-        if key not in cache:
-            ts = []
-            if kc > 1:
-                ts.append(TileSpec(stages(mb, nb, k_l1, False), kc - 1))
-            ts.append(TileSpec(stages(mb, nb, k_tail, True), 1))
-            cache[key] = tuple(ts)
-        return cache[key]
+    def mte2(b: int, mi: int, ni: int, mb: int, nb: int, kb: int, chunks: int, last: bool) -> Stage:
+        a_bytes = int(mb * kb * item / a_gm_reuse)
+        b_bytes = kb * nb * item
+        tag = "last" if last else "k"
+        return Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes, tiles=chunks,
+                     gm_ranges=(GmRange(a_bytes, min(k_l1, kb) * item, ("A", b, mi, tag)),
+                                GmRange(b_bytes, nb * item, ("B", b, ni, tag))))
 
-    per_block, extra = divmod(out_tiles, block_dim)
+    def out_tile(t: int) -> tuple[TileSpec, ...]:
+        b, r = divmod(t, mt * nt)
+        mi, ni = divmod(r, nt)
+        mb = m_tail if mi == mt - 1 else base_m
+        nb = n_tail if ni == nt - 1 else base_n
+        ts = []
+        if steps > 1:
+            kb = g * k_l1
+            kmacs = g * align_up(k_l1, k_frac)
+            ts.append(TileSpec((mte2(b, mi, ni, mb, nb, kb, g, False),) + on_chip(mb, nb, kb, g, kmacs, False),
+                               steps - 1))
+        kmacs = (last_chunks - 1) * align_up(k_l1, k_frac) + align_up(k_tail, k_frac)
+        ts.append(TileSpec((mte2(b, mi, ni, mb, nb, last_k, last_chunks, True),)
+                           + on_chip(mb, nb, last_k, last_chunks, kmacs, True), 1))
+        return tuple(ts)
+
     blocks = []
-    idx = 0
-    prog_cache: dict[tuple, BlockProgram] = {}
-    for b in range(block_dim):
-        cnt = per_block + (1 if b < extra else 0)
-        kinds = []
-        for t in range(idx, idx + cnt):
-            r = t % (mt * nt)
-            mi, ni = divmod(r, nt)
-            kinds.append((m_tail if mi == mt - 1 else base_m, n_tail if ni == nt - 1 else base_n))
-        idx += cnt
-        key = tuple(kinds)
-        if key not in prog_cache:
-            tiles: list[TileSpec] = []
-            for kd in kinds:
-                tiles.extend(out_tile(*kd))
-            prog_cache[key] = BlockProgram(tuple(tiles))
-        blocks.append(prog_cache[key])
-    l1_used = buffer_num * (base_m + base_n) * k_l1 * in_itemsize
-    l0c_used = buffer_num * base_m * base_n * acc
-    td = MatmulTilingData(batch, m, n, k, base_m, base_n, base_k, k_l1, block_dim, out_tiles, l1_used, l0c_used)
-    bufs = {Buffer.L1: l1_used, Buffer.L0A: buffer_num * base_m * base_k * in_itemsize,
-            Buffer.L0B: buffer_num * base_k * base_n * in_itemsize, Buffer.L0C: l0c_used}
+    for blk in range(block_dim):
+        tiles: list[TileSpec] = []
+        for t in range(blk, out_tiles, block_dim):
+            tiles.extend(out_tile(t))
+        blocks.append(BlockProgram(tuple(tiles)))
+    l1_used = buffer_num * (base_m + base_n) * k_l1 * item
+    l0c_used = l0c_buf * base_m * base_n * 4
+    td = MatmulTilingData(batch, m, n, k, base_m, base_n, base_k, k_l1, block_dim, out_tiles, l1_used, l0c_used,
+                          kc, g, l0c_buf)
+    bufs = {Buffer.L1: l1_used, Buffer.L0A: buffer_num * base_m * base_k * item,
+            Buffer.L0B: buffer_num * base_k * base_n * item, Buffer.L0C: l0c_used}
     spec = KernelSpec(name, CoreType.AIC, tuple(blocks), buffer_num, bufs, tiling_key,
                       dict(args or {}, tiling=asdict(td), flops=2 * batch * m * n * k))
     return spec, td
