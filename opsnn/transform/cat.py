@@ -13,8 +13,8 @@ Parameters (CANN order):
   out: shape of the inputs with ``dim`` summed; dtype: the promoted dtype of the
     inputs (bool < integers (wider wins; int8 + uint8 -> int16) < floats; float16 +
     bfloat16 -> float32) or one it converts to (never float -> integer, never to bool
-    from another type). CANN deduction and conversion tables; the rules match
-    ``opsnn.base.promotion`` (the math ops' shared module).
+    from another type): CANN's deduction and conversion tables, as implemented for
+    every op in ``opsnn.base.promotion``.
 Status: 161001 null tensors/out or a null element; 161002 empty list, element not a
 tensor, dtype, rank, dim or shape mismatch. An empty ``out`` prepares no kernel.
 Executor slots: every tensor of the list in order (skipped ones too), then ``out``.
@@ -33,40 +33,18 @@ from ..base.checks import check_not_null, check_tensor_type, invalid
 from ..base.dtypes import aclDataType as T
 from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
+from ..base.promotion import can_cast, promote_types
 from ..base.tiling import align_up, vector_kernel
 from ..common.contiguous import WorkspacePlan
 from .kernel import cat_body
 
 OP = "aclnnCat"
 MAX_RANK = 8
-_FLOATS = (T.ACL_FLOAT, T.ACL_FLOAT16, T.ACL_BF16, T.ACL_DOUBLE)
-_INT_BITS = {T.ACL_INT8: 8, T.ACL_UINT8: 8, T.ACL_INT16: 16, T.ACL_INT32: 32, T.ACL_INT64: 64}
 
 
 def promote(a: T, b: T) -> T:
-    """Tensor-tensor dtype promotion (CANN deduction table, the subset we have)."""
-    if a == b or b == T.ACL_BOOL:
-        return a
-    if a == T.ACL_BOOL:
-        return b
-    if a in _FLOATS and b in _FLOATS:
-        return T.ACL_DOUBLE if T.ACL_DOUBLE in (a, b) else T.ACL_FLOAT
-    if a in _FLOATS:
-        return a
-    if b in _FLOATS:
-        return b
-    if {a, b} == {T.ACL_INT8, T.ACL_UINT8}:
-        return T.ACL_INT16
-    return a if _INT_BITS[a] > _INT_BITS[b] else b
-
-
-def can_cast(src: T, dst: T) -> bool:
-    """CANN conversion rule: may a ``src`` result be written to a ``dst`` out?"""
-    if src == dst or src == T.ACL_BOOL:
-        return True
-    if dst == T.ACL_BOOL:
-        return False
-    return src not in _FLOATS or dst in _FLOATS
+    """Tensor-tensor dtype promotion (``opsnn.base.promotion.promote_types``)."""
+    return T(promote_types(a, b))
 
 
 def _tensor_items(tensors) -> list:
