@@ -24,6 +24,8 @@ Gather              aclnnEmbedding on ``data`` viewed as [D_axis, rest] (axis 0)
                     are normalised at prepare time
 Slice, Expand       a strided (Slice) or stride-0 (Expand) view of the input, copied by an
                     aclnnCast to the same dtype (the aclnn layer's Contiguous copy)
+FlashAttentionScore the node frontend.fusion makes from the attention subgraph:
+                    aclnnFlashAttentionScore (BSND or BNSD, boolean mask)
 Shape, Size,        folded at load time (frontend.onnx_import); reaching lowering means the
 ConstantOfShape     shape is dynamic, which is reported as unsupported
 ==================  ==========================================================================
@@ -443,6 +445,28 @@ def lower_matmul(ctx, node: Node, ins):
     return [out], [call]
 
 
+def lower_flash_attention(ctx, node: Node, ins):
+    """The ``FlashAttentionScore`` node :mod:`frontend.fusion` makes: one
+    aclnnFlashAttentionScore call (softmaxMax/softmaxSum go to internal buffers)."""
+    q, k, v = ins[:3]
+    mask = ins[3] if len(ins) > 3 and ins[3] is not None else None
+    layout = node.attrs["input_layout"]
+    heads = int(node.attrs["head_num"])
+    if layout == "BSND":
+        b, s_q, n, _ = q.shape
+        out_shape = (b, s_q, n, v.shape[3])
+    else:
+        b, n, s_q, _ = q.shape
+        out_shape = (b, n, s_q, v.shape[3])
+    out = ctx.alloc(node.outputs[0], out_shape, q.dtype)
+    smax = ctx.alloc(node.outputs[0] + "__softmax_max", (b, n, s_q, 8), np.float32)
+    ssum = ctx.alloc(node.outputs[0] + "__softmax_sum", (b, n, s_q, 8), np.float32)
+    call = _prep(node, "aclnnFlashAttentionScore", q.tensor, k.tensor, v.tensor, None, None, None,
+                 mask.tensor if mask is not None else None, None, float(node.attrs["scale"]), 1.0, 2147483647,
+                 2147483647, heads, layout, 0, 0, smax.tensor, ssum.tensor, None, out.tensor)
+    return [out], [call]
+
+
 def lower_dynamic(ctx, node: Node, ins):
     raise UnsupportedModelError(f"{node.op_type} node {node.name!r}: its input has a dynamic shape, so it cannot be "
                                 "folded at prepare time (give static input shapes, e.g. with --inputs)")
@@ -454,6 +478,6 @@ HANDLERS = {
     "Clip": lower_clip, "Cast": lower_cast, "Where": lower_where, "Equal": lower_equal,
     "LayerNormalization": lower_layer_norm, "ReduceSum": lower_reduce, "ReduceMean": lower_reduce,
     "Transpose": lower_transpose, "Concat": lower_concat, "Gather": lower_gather, "Slice": lower_slice,
-    "Expand": lower_expand, "MatMul": lower_matmul,
+    "Expand": lower_expand, "MatMul": lower_matmul, "FlashAttentionScore": lower_flash_attention,
     "Shape": lower_dynamic, "Size": lower_dynamic, "ConstantOfShape": lower_dynamic,
 }

@@ -151,10 +151,13 @@ def _infer_shapes(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dict
                 shapes[name] = dims
 
 
-def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, np.ndarray] | None = None) -> Graph:
+def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, np.ndarray] | None = None,
+              fuse_attention: bool = True) -> Graph:
     """Load and fold a model. ``overrides`` replace graph inputs that have
-    initializers (e.g. weights fed through ``--inputs``) or feed real inputs for
-    folding. Raises :class:`UnsupportedModelError` for an unreadable model."""
+    initializers (e.g. weights fed through ``--inputs``); for a runtime input they
+    pin its shape (dynamic dims take the array's), not its values. With
+    ``fuse_attention`` the attention subgraphs become FlashAttentionScore nodes
+    (:mod:`frontend.fusion`). Raises :class:`UnsupportedModelError` for an unreadable model."""
     if isinstance(path_or_model, onnx.ModelProto):
         model = path_or_model
     else:
@@ -209,4 +212,8 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
         if name in consts and name not in inputs:
             consts[name + "__const"] = consts.pop(name)
             nodes.append(Node("Identity", name, [name + "__const"], [name]))
-    return Graph(g.name or "model", inputs, consts, nodes, outputs, opset, model, shapes)
+    graph = Graph(g.name or "model", inputs, consts, nodes, outputs, opset, model, shapes)
+    if fuse_attention:
+        from .fusion import fuse_attention as fuse
+        fuse(graph)
+    return graph
