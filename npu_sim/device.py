@@ -18,11 +18,15 @@ import simpy
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
 from .hardware.bandwidth import BandwidthServer
-from .hardware.cores import Core, CorePool, buffer_capacity, make_cores
+from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import L2Cache
-from .hardware.pipeline import CompiledProgram, KernelStats, compile_program, run_block
-from .program import CoreType, KernelLaunch, Pipe
+from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
+from .program import CoreType, KernelLaunch, MixBlockProgram, Pipe
 from .trace import TraceRecorder
+
+
+#: msprof stream task type of each kernel kind
+TASK_TYPES = {CoreType.AIC: "AI_CORE", CoreType.AIV: "AI_VECTOR_CORE", CoreType.MIX: "MIX_AIC"}
 
 
 class KernelConfigError(Exception):
@@ -80,7 +84,7 @@ class Device:
         self._tracks: dict[tuple, list[tuple[str, str]]] = {}
         self.host_link = BandwidthServer("host link", chip.host_link_bandwidth_bytes_per_ns)
         self.cores = make_cores(chip)
-        self.pools = {ct: CorePool(self.env, cores) for ct, cores in self.cores.items()}
+        self.scheduler = CoreScheduler(self.env, chip, self.cores)
         self._capacity = {ct: buffer_capacity(chip, ct) for ct in CoreType}
         self.streams: dict[int, Stream] = {}
         self.events: dict[int, HwEvent] = {}
@@ -88,21 +92,28 @@ class Device:
         self.pipe_busy_ns: dict[str, float] = {}
         self.kernel_records: list[dict[str, Any]] = []
 
-    def compiled(self, prog) -> CompiledProgram:
+    def compiled(self, prog, aiv_split: int = 1) -> CompiledProgram:
         """``prog``'s stage costs on this chip, compiled once (cached by identity)."""
-        cp = self._compiled.get(id(prog))
+        key = (id(prog), aiv_split)
+        cp = self._compiled.get(key)
         if cp is None or cp.prog is not prog:
             if len(self._compiled) > 4096:
                 self._compiled.clear()
-            cp = self._compiled[id(prog)] = compile_program(self.chip, prog)
+            cp = self._compiled[key] = compile_program(self.chip, prog, aiv_split)
         return cp
 
     def pipe_tracks(self, core, pipes) -> list[tuple[str, str]]:
-        """Trace tracks ("device 0", "AIC3 MTE2") of ``core``'s ``pipes`` (cached)."""
-        key = (core.name, pipes)
+        """Trace tracks ("device 0", "AIC3 MTE2") of ``core``'s ``pipes`` (cached).
+        ``core`` may be a MIX group: VECTOR/MTE3 go on its first AIV, the rest on its AIC."""
+        names = tuple(c.name for c in core) if isinstance(core, tuple) else core.name
+        key = (names, pipes)
         t = self._tracks.get(key)
         if t is None:
-            t = self._tracks[key] = [(self.track_pid, f"{core.name} {p.value}") for p in pipes]
+            if isinstance(core, tuple):
+                t = [(self.track_pid, f"{core[1].name if p in AIV_PIPES else core[0].name} {p.value}") for p in pipes]
+            else:
+                t = [(self.track_pid, f"{core.name} {p.value}") for p in pipes]
+            self._tracks[key] = t
         return t
 
     # ---- ids ------------------------------------------------------------------
@@ -142,17 +153,26 @@ class Device:
     def check_kernel(self, launch: KernelLaunch) -> None:
         """Raise :class:`KernelConfigError` if the kernel cannot run on this chip."""
         spec = launch.spec
+        ct = spec.core_type
         if spec.block_dim <= 0:
             raise KernelConfigError(f"{spec.name}: block_dim must be >= 1")
-        if not self.cores[spec.core_type]:
-            raise KernelConfigError(f"{spec.name}: chip {self.chip.name} has no {spec.core_type.value} cores")
-        cap = self._capacity[spec.core_type]
+        if ct is CoreType.MIX and self.chip.architecture.value != "separated":
+            raise KernelConfigError(f"{spec.name}: MIX kernels (AIC + 2 AIV groups) need the separated architecture; "
+                                    f"{self.chip.name} is {self.chip.architecture.value}")
+        if not self.scheduler.capacity(ct):
+            raise KernelConfigError(f"{spec.name}: chip {self.chip.name} has no {ct.value} cores")
+        cap = self._capacity[ct]
         for buf, used in spec.buffers.items():
             if buf not in cap:
-                raise KernelConfigError(f"{spec.name}: {spec.core_type.value} has no {buf.value} buffer")
+                raise KernelConfigError(f"{spec.name}: {ct.value} has no {buf.value} buffer")
             if used > cap[buf]:
                 raise KernelConfigError(
                     f"{spec.name}: tiling needs {used} B of {buf.value} but {self.chip.name} has {cap[buf]} B")
+        if ct is not CoreType.MIX and any(isinstance(b, MixBlockProgram) for b in spec.blocks):
+            raise KernelConfigError(f"{spec.name}: MixBlockProgram blocks need core_type MIX, not {ct.value}")
+        for b in spec.blocks:
+            if isinstance(b, MixBlockProgram) and len(b.aiv) > 2:
+                raise KernelConfigError(f"{spec.name}: a MIX block has 2 AIVs, got {len(b.aiv)} AIV programs")
 
     def submit_kernel(self, stream: Stream, launch: KernelLaunch, enqueue_ns: float,
                       flow_id: int | None = None) -> simpy.Process:
@@ -165,18 +185,20 @@ class Device:
         spec = launch.spec
         t0 = env.now
         yield env.timeout(self.chip.kernel_launch_ns)
-        pool = self.pools[spec.core_type]
+        sched = self.scheduler
+        kind = spec.core_type
         stats = KernelStats()
         self._launches += 1
         scope = self._launches
-        unit = spec.core_type.value
+        unit = "AIC" if kind is CoreType.AIC else "AIV"
         procs = []
         dispatch = self.chip.block_dispatch_ns
+        block = self._mix_block if kind is CoreType.MIX else self._block
         for prog in spec.blocks:
-            core = pool.acquire()
-            if not isinstance(core, Core):
-                core = yield core
-            procs.append(env.process(self._block(core, prog, spec, stats, pool, dispatch, scope, unit)))
+            got = sched.acquire(kind)
+            if isinstance(got, simpy.Event):
+                got = yield got
+            procs.append(env.process(block(got, prog, spec, stats, dispatch, scope, unit)))
         yield simpy.AllOf(env, procs)
         if launch.body is not None and self.backed:
             launch.body(self.memory)
@@ -184,7 +206,7 @@ class Device:
         busy_out = {p.value: b for p, b in stats.busy.items()}
         for p, b in busy_out.items():
             self.pipe_busy_ns[p] = self.pipe_busy_ns.get(p, 0.0) + b
-        task = "AI_CORE" if spec.core_type is CoreType.AIC else "AI_VECTOR_CORE"
+        task = TASK_TYPES[kind]
         args = dict(spec.args, task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
                     pipe_busy_ns=busy_out, gm_bytes=stats.gm_bytes, hbm_bytes=stats.hbm_bytes,
                     l2_hit_bytes=stats.l2_hit_bytes)
@@ -192,11 +214,24 @@ class Device:
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)
 
-    def _block(self, core, prog, spec, stats, pool, dispatch, scope, unit):
+    def _block(self, core, prog, spec, stats, dispatch, scope, unit):
         if dispatch:
             yield self.env.timeout(dispatch)
         yield from run_block(self, core, prog, spec, stats, scope, unit)
-        pool.release(core)
+        self.scheduler.release(core)
+
+    def _mix_block(self, group, prog, spec, stats, dispatch, scope, unit):
+        env = self.env
+        if dispatch:
+            yield env.timeout(dispatch)
+        if isinstance(prog, MixBlockProgram):
+            procs = [env.process(run_block(self, group[0], prog.aic, spec, stats, scope, "AIC"))]
+            procs += [env.process(run_block(self, group[1 + k], p, spec, stats, scope, "AIV"))
+                      for k, p in enumerate(prog.aiv)]
+            yield simpy.AllOf(env, procs)
+        else:
+            yield from run_block(self, group, prog, spec, stats, scope, unit)
+        self.scheduler.release(group)
 
     def submit_memcpy(self, stream: Stream, nbytes: int, kind: str, apply: Callable[[], None] | None,
                       enqueue_ns: float, flow_id: int | None = None) -> simpy.Process:

@@ -34,10 +34,12 @@ class Pipe(str, Enum):
 
 class CoreType(str, Enum):
     """Which cores a kernel's blocks occupy: ``block_dim`` counts AICs for Cube
-    kernels and AIVs for vector kernels (Ascend C SetBlockDim docs)."""
+    kernels, AIVs for vector kernels, and groups of one AIC + two AIVs for MIX
+    kernels (Ascend C SetBlockDim docs; KERNEL_TYPE_MIX_AIC_1_2)."""
 
     AIC = "AIC"
     AIV = "AIV"
+    MIX = "MIX"
 
 
 class Buffer(str, Enum):
@@ -134,25 +136,46 @@ class BlockProgram:
         return sum(t.count for t in self.tiles)
 
 
+@dataclass(frozen=True, slots=True)
+class MixBlockProgram:
+    """One block of a MIX kernel as separate programs: ``aic`` runs on the group's AIC
+    and ``aiv[k]`` on its k-th AIV (at most two; fewer leaves AIVs idle), all at once.
+    The block ends when all of them end. Cross-core flags (CrossCoreSetFlag /
+    WaitFlag) are not modelled: hand data over through GM with keyed ranges (L2)."""
+
+    aic: BlockProgram
+    aiv: tuple[BlockProgram, ...] = ()
+
+    @property
+    def tile_count(self) -> int:
+        return self.aic.tile_count + sum(p.tile_count for p in self.aiv)
+
+
 @dataclass
 class KernelSpec:
     """A prepared kernel: everything timing needs, fixed in phase 1.
 
     Attributes:
         name: label for traces (the op type, e.g. "MatMul").
-        core_type: AIC (Cube) or AIV (Vector).
-        blocks: one :class:`BlockProgram` per block; ``block_dim == len(blocks)``.
-            Blocks may share one program object.
+        core_type: AIC (Cube), AIV (Vector) or MIX (AIC + 2 AIV groups).
+        blocks: one program per block; ``block_dim == len(blocks)``. Blocks may share
+            one program object. For AIC/AIV kernels a :class:`BlockProgram`. For MIX
+            kernels either a :class:`MixBlockProgram` (separate AIC and AIV programs)
+            or a fused :class:`BlockProgram` whose stages span both units: its
+            MTE2/MTE1/CUBE/FIXPIPE stages run on the AIC and its VECTOR/MTE3 stages
+            on the group's AIVs, which share that work (their throughput terms are
+            halved; docs/timing.md).
         buffer_num: queue depth between stages (2 = double buffering).
         buffers: bytes of each on-chip buffer one block uses (all queue slots
-            included); the simulator refuses a spec that exceeds the chip.
+            included; for MIX, UB is per AIV); the simulator refuses a spec that
+            exceeds the chip.
         tiling_key: the kernel variant chosen by tiling.
         args: trace arguments (shapes, dtypes, flops, bytes, tiling data).
     """
 
     name: str
     core_type: CoreType
-    blocks: tuple[BlockProgram, ...]
+    blocks: tuple[BlockProgram | MixBlockProgram, ...]
     buffer_num: int = 2
     buffers: dict[Buffer, int] = field(default_factory=dict)
     tiling_key: int = 0

@@ -29,7 +29,7 @@ CORE_PIPES = {"AIC": ("MTE2", "MTE1", "CUBE", "FIXPIPE"), "AIV": ("MTE2", "VECTO
 #: stream task types that only synchronise (no work of their own)
 SYNC_TASK_TYPES = frozenset({"EVENT_RECORD", "STREAM_WAIT_EVENT"})
 #: stream task types that run a kernel on cores
-KERNEL_TASK_TYPES = frozenset({"AI_CORE", "AI_VECTOR_CORE"})
+KERNEL_TASK_TYPES = frozenset({"AI_CORE", "AI_VECTOR_CORE", "MIX_AIC"})
 
 _CORE_RE = re.compile(r"^(AIC|AIV)(\d+) (\w+)$")
 _NUM_RE = re.compile(r"^(.*?)(\d+)$")

@@ -55,9 +55,15 @@ class CompiledProgram:
         self.n = n
 
 
-def compile_program(chip, prog: BlockProgram) -> CompiledProgram:
-    """Cost lookups of every stage of ``prog`` on ``chip``. Raises ValueError if a
-    tile group's pipes differ from the first group's (BlockProgram's contract)."""
+#: pipes of a fused MIX program that run on the group's AIVs (the rest run on its AIC)
+AIV_PIPES = frozenset({Pipe.VECTOR, Pipe.MTE3})
+
+
+def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
+    """Cost lookups of every stage of ``prog`` on ``chip``. ``aiv_split`` > 1 (a fused
+    MIX program) divides the throughput term of VECTOR/MTE3 stages by the AIVs that
+    share them. Raises ValueError if a tile group's pipes differ from the first
+    group's (BlockProgram's contract)."""
     pipes = prog.pipes
     S = len(pipes)
     groups: list[list[tuple]] = [[] for _ in range(S)]
@@ -69,7 +75,8 @@ def compile_program(chip, prog: BlockProgram) -> CompiledProgram:
             continue
         for s, st in enumerate(g.stages):
             c = stage_cost(chip, st)
-            groups[s].append((g.count, c.engine_ns, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes,
+            eng = c.engine_ns / aiv_split if aiv_split > 1 and st.pipe in AIV_PIPES else c.engine_ns
+            groups[s].append((g.count, eng, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes,
                               c.gm and c.nbytes > 0, st.pipe in _WRITE_PIPES))
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)
@@ -92,14 +99,19 @@ class KernelStats:
         self.blocks: dict[str, int] = {}
 
 
-def run_block(dev: "Device", core: "Core", prog: BlockProgram, spec: KernelSpec, stats: KernelStats,
-              scope: Any = None, unit: str = "AIV"):
+def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram, spec: KernelSpec,
+              stats: KernelStats, scope: Any = None, unit: str = "AIV"):
     """SimPy process: run ``prog`` on ``core``. Waits on: timeouts to each GM stage's
     start and to the block's end. Holds: the core (released by the caller). Adds to
     ``stats`` (``unit`` names the core type the time counts for). ``scope`` makes L2
-    keys unique to one launch. Returns the block's end time (ns)."""
+    keys unique to one launch. ``core`` may be a MIX group ``(aic, aiv, aiv)`` running
+    a fused program: VECTOR/MTE3 stages are drawn on the first AIV and their work is
+    shared by the group's AIVs; the time counts for both units. Returns the block's
+    end time (ns)."""
     env = dev.env
-    cp = dev.compiled(prog)
+    fused = isinstance(core, tuple)
+    split = len(core) - 1 if fused else 1
+    cp = dev.compiled(prog, split)
     base = env.now
     n = cp.n
     pipes = cp.pipes
@@ -214,9 +226,11 @@ def run_block(dev: "Device", core: "Core", prog: BlockProgram, spec: KernelSpec,
     stats.hbm_bytes += hbm_total
     stats.l2_hit_bytes += l2_total
     stats.gm_bytes += gm_total
-    stats.core_ns[unit] = stats.core_ns.get(unit, 0.0) + (block_end - base)
-    stats.blocks[unit] = stats.blocks.get(unit, 0) + 1
+    units = (("AIC", 1), ("AIV", split)) if fused else ((unit, 1),)
+    for u, k in units:
+        stats.core_ns[u] = stats.core_ns.get(u, 0.0) + k * (block_end - base)
+        stats.blocks[u] = stats.blocks.get(u, 0) + k
     return block_end
 
 
-__all__ = ["CompiledProgram", "KernelStats", "compile_program", "run_block", "GM_PIPES"]
+__all__ = ["AIV_PIPES", "CompiledProgram", "KernelStats", "compile_program", "run_block", "GM_PIPES"]
