@@ -40,12 +40,15 @@ kernels it finds). Axis handling: the R axes are trailing, so the input is a
     (+ cast in/out for 16-bit).
   * ``multi_pass`` (tiling key 1): when a row (+ weight/bias) does not fit UB. Rows
     are cut into ``chunks_per_row`` chunks of ``chunk_elems`` elements (a multiple
-    of 32 B). Two kernels on the stream: pass 1 (``args["pass"] = "stats"``) streams
+    of 32 B; the largest that fits UB, or smaller when there are fewer rows than
+    vector cores, so the chunks fill the cores -- never under 4 KiB of input). Two kernels on the stream: pass 1 (``args["pass"] = "stats"``) streams
     each chunk once, computes per-chunk mean and M2 and merges them (Chan et al.'s
     parallel variance) into per-row mean and rstd, written as fp32 [rows, 2] to the
     workspace (and to meanOut/rstdOut); pass 2 (``"apply"``) streams each chunk
-    again with the matching weight/bias chunk, reads the row's mean/rstd from the
-    workspace and writes the output. The statistics (``rows * 8`` B rounded up to 32 B,
+    again, reads the row's mean/rstd from the workspace and writes the output. Pass 2
+    walks the chunks chunk-major (chunk j of every row, then chunk j + 1), so each
+    block loads a weight/bias chunk once per chunk index it spans (charged on its
+    first tile, an upper bound) and keeps it in UB as fp32. The statistics (``rows * 8`` B rounded up to 32 B,
     after any contiguous copies in the workspace) are real: pass 2's body reads what
     pass 1's body wrote there. Blocks take
     contiguous ranges of chunks; a row split over two blocks is timed as if each
@@ -72,7 +75,7 @@ from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.memview import tensor_view, write_out
 from ..base.op import execute, prepare
 from ..base.status import ACLNN_ERR_INNER_TILING_ERROR, AclnnError
-from ..base.tiling import align_up, ceil_div, vector_kernel
+from ..base.tiling import MIN_BLOCK_BYTES, align_up, ceil_div, vector_kernel
 from ..common.contiguous import WorkspacePlan
 
 OP = "aclnnLayerNorm"
@@ -147,10 +150,11 @@ def row_norm_kernels(chip, name: str, rows: int, d: int, item: int, witem: int, 
     cast = 1 if item != 4 else 0
     wcast = 1 if (witem and witem != 4) else 0
     tmp_per_elem = 4 * (1 + cast)
-    # --- fused: one row per unit
+    # --- fused: one row per unit; UB rows are padded to whole 32 B blocks
+    d_ub = align_up(d, max(1, 32 // item))
     fixed = ROW_SCALAR_UB_BYTES + n_affine * align_up(4 * d, 32)
     in_row, out_row = d * item, d * item + stats_out_bytes_per_row
-    need_fused = 2 * (in_row + out_row) + d * tmp_per_elem + fixed
+    need_fused = 2 * (2 * d_ub * item + stats_out_bytes_per_row) + d_ub * tmp_per_elem + fixed
     fits = need_fused <= chip.ub_bytes
     if strategy is None:
         strategy = "fused" if fits else "multi_pass"
@@ -171,14 +175,21 @@ def row_norm_kernels(chip, name: str, rows: int, d: int, item: int, witem: int, 
         return [spec], td
     # --- multi-pass: chunks of c elements, stats pass then apply pass
     align = max(1, 32 // min(item, witem or item))
-    # the apply pass holds the most per element: x in, weight/bias in, y out, fp32 work
+    # the apply pass holds the most per element: x in and y out (double buffered), the
+    # fp32 work row(s), and the chunk's weight/bias resident as fp32
     # (+ the per-row statistics each pass reads or writes, double buffered)
-    per_elem = 2 * (item + n_affine * witem + item) + tmp_per_elem
+    per_elem = 2 * (item + item) + tmp_per_elem + 4 * n_affine
     reserve = ROW_SCALAR_UB_BYTES + 2 * (STATS_BYTES_PER_ROW + stats_out_bytes_per_row)
     c_max = (chip.ub_bytes - reserve) // per_elem // align * align
     if c_max < align:  # pragma: no cover - a chip with under ~1 KiB of UB
         raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR, f"aclnn{name}: UB of {chip.ub_bytes} B is too small")
-    cpr = ceil_div(d, c_max)
+    # few rows: cut rows finer so the chunks fill the vector cores (split-D), but
+    # keep each chunk at least MIN_BLOCK_BYTES of input
+    c_target = c_max
+    if rows < chip.vector_core_count:
+        c_fill = align_up(ceil_div(d, ceil_div(chip.vector_core_count, rows)), align)
+        c_target = min(c_max, max(c_fill, align_up(MIN_BLOCK_BYTES // item, align)))
+    cpr = ceil_div(d, c_target)
     c = min(align_up(ceil_div(d, cpr), align), c_max)
     units = rows * cpr
     avg = d / cpr
@@ -190,13 +201,17 @@ def row_norm_kernels(chip, name: str, rows: int, d: int, item: int, witem: int, 
                              fixed_ub_bytes=ROW_SCALAR_UB_BYTES, tiling_key=int(RowNormTilingKey.MULTI_PASS),
                              args=dict(common, **{"pass": "stats"},
                                        bytes=rows * (d * item + STATS_BYTES_PER_ROW + stats_out_bytes_per_row)))
-    apply_passes = (2 if centre else 1) + n_affine * (1 + wcast) + 2 * cast
-    apply, _ = vector_kernel(chip, name, units, avg * (item + n_affine * witem) + STATS_BYTES_PER_ROW / cpr,
-                             avg * item, apply_passes * avg * 4,
-                             tmp_bytes_per_unit=c * tmp_per_elem, fixed_ub_bytes=ROW_SCALAR_UB_BYTES,
-                             tiling_key=int(RowNormTilingKey.MULTI_PASS),
-                             args=dict(common, **{"pass": "apply"},
-                                       bytes=rows * (d * (2 * item + n_affine * witem) + STATS_BYTES_PER_ROW)))
+    # apply: units in chunk-major order (chunk j of every row, then chunk j+1), so a
+    # block loads the weight/bias chunk once per chunk index it touches and keeps it
+    apply_passes = (2 if centre else 1) + n_affine + 2 * cast
+    apply, atd = vector_kernel(chip, name, units, avg * item + STATS_BYTES_PER_ROW, avg * item,
+                               apply_passes * avg * 4, tmp_bytes_per_unit=c * tmp_per_elem,
+                               fixed_ub_bytes=ROW_SCALAR_UB_BYTES + n_affine * 4 * c,
+                               tiling_key=int(RowNormTilingKey.MULTI_PASS),
+                               args=dict(common, **{"pass": "apply"}, unit_order="chunk_major",
+                                         bytes=rows * (2 * d * item + STATS_BYTES_PER_ROW) + n_affine * d * witem))
+    touched = min(cpr, ceil_div(atd.per_block, rows) + 1)  # chunk indices a block spans, at most
+    _charge_first_tile(apply, touched * n_affine * c * witem, touched * n_affine * c * 4 * wcast)
     td = RowNormTilingData("multi_pass", rows, d, c, cpr, need_fused, ws)
     return [stats, apply], td
 
