@@ -253,7 +253,8 @@ def rel_error(got: np.ndarray, ref: np.ndarray) -> float:
         return 0.0
     g, r = got[ok], ref[ok]
     same_inf = np.isinf(r) & (g == r)
-    diff = np.where(same_inf, 0.0, np.abs(g - r))
+    with np.errstate(invalid="ignore"):
+        diff = np.where(same_inf, 0.0, np.abs(g - r))
     finite = np.abs(r[np.isfinite(r)])
     denom = finite.max() if finite.size and finite.max() > 0 else 1.0
     return float(diff.max() / denom)
