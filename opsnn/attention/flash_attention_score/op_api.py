@@ -182,7 +182,8 @@ def _build(chip, query, key, value, pse, drop_mask, padding_mask, atten_mask, pr
             "sparseMode": sparse_mode}
     spec, td = flash_attention_tiling(chip, batch=b, head_num=n, kv_head_num=n_kv, s_q=s_q, s_kv=s_kv, d=d, d_v=dv,
                                       itemsize=query.itemsize, cube_dtype=cube_dtype, has_pse=pse is not None,
-                                      key=mask_key, causal_offset=causal_offset, args=args)
+                                      key=mask_key, causal_offset=causal_offset, row_strided=layout != "BNSD",
+                                      args=args)
     inputs = [query, key, value]
     tensors = {"query": query, "key": key, "value": value, "softmax_max": softmax_max, "softmax_sum": softmax_sum,
                "out": attention_out}

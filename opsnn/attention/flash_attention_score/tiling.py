@@ -26,15 +26,21 @@ previous one, which is how FA hides the softmax behind the matmuls. Limits of th
 model (assumptions): the PV tile's cube stage does not wait for the QK tile's vector
 stage (the pipeline only orders stages within a tile, pipes across tiles and the queue
 slots), so the overlap is optimistic by up to one stage per KV block; workspace round
-trips are charged to HBM although on hardware they mostly hit L2.
+trips are written through to HBM (their read-backs hit L2).
 
-Core type: npu_sim has no MIX core type yet (CoreType.MIX is being added); until it
-lands the kernel runs as an AIC kernel whose program also carries the VECTOR and MTE3
-stages, one block per AI Core (the group of one AIC + two AIVs of DESIGN.md section 4).
-The UB budget is checked here against ``chip.ub_bytes`` (per AIV, rows split over the
-two AIVs of a group on the separated architecture) and recorded in the tiling data,
-since an AIC kernel cannot declare UB. When ``CoreType.MIX`` exists it is used and UB
-is declared too.
+Core type: on a separated chip (910B) the kernel is MIX: each block is one group of
+one AIC + two AIVs (DESIGN.md section 4) running the fused program above; npu_sim
+runs its MTE2/MTE1/CUBE/FIXPIPE stages on the AIC and its VECTOR/MTE3 stages on the
+two AIVs, which share them. UB is declared per AIV (each AIV holds half the query
+rows of a tile). On a coupled chip (310P), or an npu_sim without ``CoreType.MIX``,
+it is an AIC kernel carrying the same stages (a coupled AI Core has both units); UB
+is then checked here against ``chip.ub_bytes`` and recorded in the tiling data only.
+
+GM traffic: every GM stage lists its operands as ``GmRange`` s with DMA run lengths
+(one head's row of D elements is a run in the BSH/BSND/SBH layouts) and L2 keys:
+K_j/V_j by (batch, kv head, block), so the query blocks and GQA heads that reuse them
+hit L2; the workspace slots (S, P, O partial) by slot, so a read-back right after the
+write hits L2 (writes still go through to HBM: npu_sim's write-through policy).
 """
 from __future__ import annotations
 
@@ -42,7 +48,7 @@ from dataclasses import asdict, dataclass
 from enum import IntEnum
 
 from npu_sim import Architecture, ChipConfig
-from npu_sim.program import BlockProgram, Buffer, CoreType, KernelSpec, Pipe, Stage, TileSpec
+from npu_sim.program import BlockProgram, Buffer, CoreType, GmRange, KernelSpec, Pipe, Stage, TileSpec
 
 from ...base.status import ACLNN_ERR_INNER_TILING_ERROR, AclnnError
 from ...base.tiling import align_up, ceil_div
@@ -104,10 +110,14 @@ class FlashAttentionScoreTilingData:
     workspace_bytes: int
 
 
-def mix_core_type() -> tuple[CoreType, bool]:
-    """(core type, is_mix): CoreType.MIX when npu_sim has it, else AIC (module docstring)."""
+def mix_core_type(chip: ChipConfig) -> tuple[CoreType, bool]:
+    """(core type, is_mix): CoreType.MIX (groups of one AIC + two AIVs) when npu_sim has
+    it and the chip is separated; else AIC (a coupled AI Core has both units; module
+    docstring)."""
     mix = getattr(CoreType, "MIX", None)
-    return (mix, True) if mix is not None else (CoreType.AIC, False)
+    if mix is not None and chip.architecture == Architecture.SEPARATED:
+        return mix, True
+    return CoreType.AIC, False
 
 
 def _buffers(sq: int, skv: int, d: int, dv: int, item: int, bn: int, ub_rows: int, has_mask: bool,
@@ -144,11 +154,13 @@ def _visible_kv_blocks(qi: int, base_s_q: int, s_q: int, base_s_kv: int, kv_bloc
 def flash_attention_tiling(chip: ChipConfig, *, batch: int, head_num: int, kv_head_num: int, s_q: int, s_kv: int,
                            d: int, d_v: int, itemsize: int, cube_dtype: str, has_pse: bool,
                            key: FlashAttentionScoreTilingKey, causal_offset: int | None, buffer_num: int = 2,
-                           args: dict | None = None) -> tuple[KernelSpec, FlashAttentionScoreTilingData]:
+                           row_strided: bool = False, args: dict | None = None) -> tuple[KernelSpec, FlashAttentionScoreTilingData]:
     """Choose tile edges that fit every buffer, split tasks over cores and build the
-    tile program (module docstring). Raises AclnnError(561002) when even 16 x 16
-    tiles do not fit (e.g. a head dim too large for the chip's L1)."""
-    core_type, is_mix = mix_core_type()
+    tile program (module docstring). ``row_strided``: Q/K/V rows of one head are not
+    adjacent in GM (BSH/BSND/SBH layouts), so each row is its own DMA run of D
+    elements. Raises AclnnError(561002) when even 16 x 16 tiles do not fit (e.g. a
+    head dim too large for the chip's L1)."""
+    core_type, is_mix = mix_core_type(chip)
     aiv_per_group = 2 if chip.architecture == Architecture.SEPARATED else 1
     has_mask = key != FlashAttentionScoreTilingKey.DENSE
     sq = min(START_S_Q, align_up(s_q, FRAC))
@@ -182,49 +194,61 @@ def flash_attention_tiling(chip: ChipConfig, *, batch: int, head_num: int, kv_he
     cast_pass = 0 if item == 4 else 1
     softmax_passes = 6 + (1 if has_pse else 0) + (1 if has_mask else 0) + cast_pass
 
-    stage_cache: dict[tuple, tuple[tuple[Stage, ...], tuple[Stage, ...]]] = {}
+    group = head_num // kv_head_num
+    q_run = d * item if row_strided else 0
+    k_run = d * item if row_strided else 0
+    v_run = d_v * item if row_strided else 0
 
-    def kv_tiles(rows: int, cols: int, first: bool, last: bool) -> tuple[tuple[Stage, ...], tuple[Stage, ...]]:
-        k = (rows, cols, first, last)
-        if k not in stage_cache:
-            r16, c16 = align_up(rows, FRAC), align_up(cols, FRAC)
-            s_bytes = rows * cols * 4
-            p_bytes = rows * cols * item
-            o_bytes = rows * d_v * 4
-            qk = (Stage(Pipe.MTE2, nbytes=cols * d * item + (rows * d * item if first else 0)
-                        + rows * cols * (mask_b + pse_b)),
-                  Stage(Pipe.MTE1, nbytes=(rows * d + cols * d) * item),
-                  Stage(Pipe.CUBE, macs=r16 * c16 * d_al, dtype=cube_dtype),
-                  Stage(Pipe.FIXPIPE, nbytes=s_bytes),
-                  Stage(Pipe.VECTOR, vector_bytes=softmax_passes * s_bytes + 3 * rows * STAT_BYTES),
-                  Stage(Pipe.MTE3, nbytes=p_bytes))
-            pv = (Stage(Pipe.MTE2, nbytes=cols * d_v * item + s_bytes + p_bytes + o_bytes),
-                  Stage(Pipe.MTE1, nbytes=(rows * cols + cols * d_v) * item),
-                  Stage(Pipe.CUBE, macs=r16 * dv_al * c16, dtype=cube_dtype),
-                  Stage(Pipe.FIXPIPE, nbytes=o_bytes),
-                  Stage(Pipe.VECTOR, vector_bytes=(2 + (1 + cast_pass if last else 0)) * o_bytes),
-                  Stage(Pipe.MTE3, nbytes=(rows * d_v * item + 2 * rows * STAT_BYTES) if last else 0))
-            stage_cache[k] = (qk, pv)
-        return stage_cache[k]
+    def ws(nbytes: int, what: str) -> GmRange:
+        # a core's workspace slot is written and read back within a few tiles: keyed,
+        # so the read hits L2 (keys are per launch, shared by the cores' slots)
+        return GmRange(nbytes, 0, ("FA_WS", what))
 
-    task_cache: dict[tuple[int, int], list[tuple[tuple[Stage, ...], int]]] = {}
+    def kv_tiles(rows: int, cols: int, first: bool, last: bool, kv: tuple[int, int, int]):
+        """The QK^T and PV tiles of KV block ``kv`` = (batch, kv head, j)."""
+        r16, c16 = align_up(rows, FRAC), align_up(cols, FRAC)
+        s_bytes, p_bytes, o_bytes = rows * cols * 4, rows * cols * item, rows * d_v * 4
+        k_bytes, v_bytes = cols * d * item, cols * d_v * item
+        q_bytes = rows * d * item if first else 0
+        side = rows * cols * (mask_b + pse_b)
+        qk_in = [GmRange(k_bytes, k_run, ("K",) + kv)]
+        if q_bytes:
+            qk_in.append(GmRange(q_bytes, q_run))
+        if side:
+            qk_in.append(GmRange(side, cols * (mask_b + pse_b)))
+        qk = (Stage(Pipe.MTE2, nbytes=k_bytes + q_bytes + side, gm_ranges=tuple(qk_in)),
+              Stage(Pipe.MTE1, nbytes=(rows * d + cols * d) * item),
+              Stage(Pipe.CUBE, macs=r16 * c16 * d_al, dtype=cube_dtype),
+              Stage(Pipe.FIXPIPE, nbytes=s_bytes, gm_ranges=(ws(s_bytes, "S"),)),
+              Stage(Pipe.VECTOR, vector_bytes=softmax_passes * s_bytes + 3 * rows * STAT_BYTES),
+              Stage(Pipe.MTE3, nbytes=p_bytes, gm_ranges=(ws(p_bytes, "P"),)))
+        out_bytes = rows * d_v * item + 2 * rows * STAT_BYTES if last else 0
+        pv = (Stage(Pipe.MTE2, nbytes=v_bytes + s_bytes + p_bytes + o_bytes,
+                    gm_ranges=(GmRange(v_bytes, v_run, ("V",) + kv), ws(s_bytes, "S"), ws(p_bytes, "P"),
+                               ws(o_bytes, "O"))),
+              Stage(Pipe.MTE1, nbytes=(rows * cols + cols * d_v) * item),
+              Stage(Pipe.CUBE, macs=r16 * dv_al * c16, dtype=cube_dtype),
+              Stage(Pipe.FIXPIPE, nbytes=o_bytes, gm_ranges=(ws(o_bytes, "O"),)),
+              Stage(Pipe.VECTOR, vector_bytes=(2 + (1 + cast_pass if last else 0)) * o_bytes),
+              Stage(Pipe.MTE3, nbytes=out_bytes,
+                    gm_ranges=(GmRange(out_bytes, rows * d_v * item if row_strided else 0),) if last else ()))
+        return qk, pv
 
-    def task_tiles(qi: int) -> tuple[list[tuple[tuple[Stage, ...], int]], int]:
+    def task_tiles(task: int) -> tuple[list[tuple[tuple[Stage, ...], int]], int, int]:
+        """Tiles of task (batch, head, Sq block); returns (tiles, KV blocks visited, rows)."""
+        bh, qi = divmod(task, q_blocks)
+        bi, head = divmod(bh, head_num)
         rows = q_tail if qi == q_blocks - 1 else sq
         n_kv = _visible_kv_blocks(qi, sq, s_q, skv, kv_blocks, causal_offset)
-        key_ = (rows, n_kv)
-        if key_ not in task_cache:
-            seq = []
-            for j in range(n_kv):
-                cols = kv_tail if j == kv_blocks - 1 else skv
-                qk, pv = kv_tiles(rows, cols, j == 0, j == n_kv - 1)
-                seq += [(qk, 1), (pv, 1)]
-            task_cache[key_] = _merge(seq)
-        return task_cache[key_], n_kv
+        seq = []
+        for j in range(n_kv):
+            cols = kv_tail if j == kv_blocks - 1 else skv
+            qk, pv = kv_tiles(rows, cols, j == 0, j == n_kv - 1, (bi, head // group, j))
+            seq += [(qk, 1), (pv, 1)]
+        return seq, n_kv, rows
 
     per_block, extra = divmod(tasks, block_dim)
     blocks: list[BlockProgram] = []
-    prog_cache: dict[tuple, BlockProgram] = {}
     t = 0
     total_tiles = 0
     visible_macs = 0
@@ -232,18 +256,12 @@ def flash_attention_tiling(chip: ChipConfig, *, batch: int, head_num: int, kv_he
         cnt = per_block + (1 if b < extra else 0)
         seq: list[tuple[tuple[Stage, ...], int]] = []
         for task in range(t, t + cnt):
-            qi = task % q_blocks
-            tiles, n_kv = task_tiles(qi)
+            tiles, n_kv, rows = task_tiles(task)
             seq += tiles
             total_tiles += n_kv
-            rows = q_tail if qi == q_blocks - 1 else sq
-            cols = min(n_kv * skv, s_kv)
-            visible_macs += rows * cols * (d + d_v)
+            visible_macs += rows * min(n_kv * skv, s_kv) * (d + d_v)
         t += cnt
-        merged = tuple(_merge(seq))
-        if merged not in prog_cache:
-            prog_cache[merged] = BlockProgram(tuple(TileSpec(st, c) for st, c in merged))
-        blocks.append(prog_cache[merged])
+        blocks.append(BlockProgram(tuple(TileSpec(st, c) for st, c in _merge(seq))))
     ws_block = align_up(bn * (sq * skv * 4 + sq * skv * item + sq * dv_al * 4), 512)
     td = FlashAttentionScoreTilingData(
         batch, head_num, kv_head_num, s_q, s_kv, d, d_v, item, has_pse, int(key), sq, skv, d_l0, q_blocks, kv_blocks,
