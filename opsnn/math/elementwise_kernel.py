@@ -37,12 +37,17 @@ from ..common.contiguous import TensorRef
 _SQRT1_2 = 1.0 / math.sqrt(2.0)
 _GELU_K = math.sqrt(2.0 / math.pi)
 _ERF = np.frompyfunc(math.erf, 1, 1)
+_ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _special(f, x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x)
+    return np.asarray(f(x.astype(np.float64)), dtype=np.float64).astype(x.dtype) if x.size else x.copy()
 
 
 def erf_compute(x: np.ndarray) -> np.ndarray:
     """erf in ``x``'s dtype (evaluated in float64 and rounded once)."""
-    x = np.asarray(x)
-    return np.asarray(_ERF(x.astype(np.float64)), dtype=np.float64).astype(x.dtype) if x.size else x.copy()
+    return _special(_ERF, x)
 
 
 def _add(a, b, alpha=1):
@@ -64,12 +69,15 @@ def _relu(x):
 
 
 def _gelu(x):
-    return x * x.dtype.type(0.5) * (x.dtype.type(1) + erf_compute(x * x.dtype.type(_SQRT1_2)))
+    # x * Phi(x) with Phi = erfc(-x / sqrt 2) / 2: no cancellation in the left tail
+    return x * x.dtype.type(0.5) * _special(_ERFC, -x * x.dtype.type(_SQRT1_2))
 
 
 def _gelu_tanh(x):
+    # 0.5 x (1 + tanh(u)) == x / (1 + exp(-2u)), the form that does not cancel for x << 0
     t = x.dtype.type
-    return t(0.5) * x * (t(1) + np.tanh(t(_GELU_K) * (x + t(0.044715) * x * x * x)))
+    u = t(2 * _GELU_K) * (x + t(0.044715) * x * x * x)
+    return x / (t(1) + np.exp(-u))
 
 
 def _silu(x):
