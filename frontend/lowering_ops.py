@@ -22,8 +22,9 @@ Concat              aclnnCat
 Gather              aclnnEmbedding on ``data`` viewed as [D_axis, rest] (axis 0), with
                     aclnnPermute before/after for another axis; constant negative indices
                     are normalised at prepare time
-Slice, Expand       a strided (Slice) or stride-0 (Expand) view of the input, copied by an
-                    aclnnCast to the same dtype (the aclnn layer's Contiguous copy)
+Slice               a strided view of the input, copied by an aclnnCast to the same dtype
+                    (the aclnn layer's Contiguous copy); negative steps gather reversed indices
+Expand              aclnnMul by a ones constant shaped like the new dims (Mul broadcasts)
 FlashAttentionScore the node frontend.fusion makes from the attention subgraph:
                     aclnnFlashAttentionScore (BSND or BNSD, boolean mask)
 Shape, Size,        folded at load time (frontend.onnx_import); reaching lowering means the
@@ -409,6 +410,9 @@ def _slice_with_flip(ctx, node: Node, x, params):
 
 
 def lower_expand(ctx, node: Node, ins):
+    """Expand: ``x * ones(b)`` with ``b`` 1 where ``x`` already has the target's extent
+    and the target's extent elsewhere, so aclnnMul's own broadcasting does the copy
+    (exact for every dtype; the ones constant is only as large as the new dims)."""
     x = ins[0]
     shape_c = _const(ctx, node.inputs[1])
     if shape_c is None:
@@ -416,17 +420,16 @@ def lower_expand(ctx, node: Node, ins):
     shape = _bshape(x.shape, tuple(int(d) for d in shape_c))
     if shape == x.shape:
         return [ctx.view(x, node.outputs[0], x.shape)], []
-    pad = len(shape) - len(x.shape)
-    xs = (1,) * pad + tuple(x.shape)
-    base = (0,) * pad + _strides(x.shape)
-    strides = tuple(0 if (d == 1 and s != 1) else b for d, s, b in zip(xs, shape, base))
-    v = _view(ctx, x, node.outputs[0] + "__bcast", shape, strides)
-    out, call = _copy(ctx, node, v, node.outputs[0])
-    return [out], [call]
+    xs = (1,) * (len(shape) - len(x.shape)) + tuple(x.shape)
+    ones_shape = tuple(1 if xd == d else d for xd, d in zip(xs, shape))
+    ones = ctx.upload(node.outputs[0] + "__ones", np.ones(ones_shape, x.dtype))
+    out = ctx.alloc(node.outputs[0], shape, x.dtype)
+    return [out], [_prep(node, "aclnnMul", x.tensor, ones.tensor, out.tensor)]
 
 
 def lower_matmul(ctx, node: Node, ins):
-    """MatMul with numpy semantics, 1-D operands included (promoted to 2-D views)."""
+    """MatMul with numpy semantics, 1-D operands included (promoted to 2-D views); an
+    N-D activation times a 2-D weight runs as one 2-D GEMM over the folded rows."""
     a, b = ins
     squeeze = []
     if len(a.shape) == 1:
@@ -438,7 +441,14 @@ def lower_matmul(ctx, node: Node, ins):
     shape = _bshape(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
     name = node.outputs[0] + ("__2d" if squeeze else "")
     out = ctx.alloc(name, shape, a.dtype)
-    call = _prep(node, "aclnnMatmul", a.tensor, b.tensor, out.tensor, 0)
+    if len(a.shape) > 2 and len(b.shape) == 2:
+        # [..., M, K] @ [K, N]: fold the batch dims into M (one GEMM, as torch does)
+        rows = _numel(a.shape[:-1])
+        a2 = ctx.view(a, a.name + "__rows", (rows, a.shape[-1]))
+        o2 = ctx.view(out, name + "__rows", (rows, b.shape[-1]))
+        call = _prep(node, "aclnnMatmul", a2.tensor, b.tensor, o2.tensor, 0)
+    else:
+        call = _prep(node, "aclnnMatmul", a.tensor, b.tensor, out.tensor, 0)
     if squeeze:
         final = tuple(d for i, d in enumerate(shape) if i - len(shape) not in squeeze)
         out = ctx.view(out, node.outputs[0], final)

@@ -40,14 +40,23 @@ def test_minilm_model_inputs():
     assert ins == {"input_ids": TensorProto.INT64, "attention_mask": TensorProto.INT64}
 
 
+@pytest.fixture(scope="module")
+def minilm_reference():
+    """(ids, mask, output names, reference outputs) of the onnx reference evaluator, once."""
+    ids, mask = _ids()
+    model = onnx.load(str(MINILM))
+    names = [o.name for o in model.graph.output]
+    return ids, mask, names, reference_evaluator(model).run(None, {"input_ids": ids, "attention_mask": mask})
+
+
 @needs_minilm
 @pytest.mark.parametrize("fuse", [True, False])
-def test_minilm_embeddings_match_reference(tmp_path, capsys, fuse, monkeypatch):
+def test_minilm_embeddings_match_reference(tmp_path, capsys, fuse, monkeypatch, minilm_reference):
     """4 sequences of 32 tokens: sentence and token embeddings within 1e-3 relative of
     the onnx reference evaluator; the trace shows FlashAttentionScore (fused) or the
     decomposed Matmul/Softmax (unfused)."""
     from frontend import cli, onnx_import
-    ids, mask = _ids()
+    ids, mask, names, ref = minilm_reference
     inputs = tmp_path / "ids.npz"
     np.savez(inputs, input_ids=ids, attention_mask=mask)
     if not fuse:
@@ -58,9 +67,6 @@ def test_minilm_embeddings_match_reference(tmp_path, capsys, fuse, monkeypatch):
     code = cli.main(["run", str(MINILM), "--inputs", str(inputs), "--no-progress", "--no-check", "--trace", str(trace),
                      "--save-outputs", str(out_dir)])
     assert code == 0, capsys.readouterr().out
-    model = onnx.load(str(MINILM))
-    names = [o.name for o in model.graph.output]
-    ref = reference_evaluator(model).run(None, {"input_ids": ids, "attention_mask": mask})
     sentence, tokens = names.index("461"), names.index("onnx::Shape_422")
     g_sent, g_tok = _output(out_dir, names[sentence]), _output(out_dir, names[tokens])
     assert g_sent.shape == (4, 384) and g_tok.shape == (4, 32, 384)
