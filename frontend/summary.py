@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from npu_sim import ChipConfig
+from npu_sim.metrics import aggregate
 from npu_sim.program import CoreType
 
 PIPES = ("MTE2", "MTE1", "CUBE", "FIXPIPE", "VECTOR", "MTE3")
@@ -15,16 +16,13 @@ PIPE_CORE = {"MTE2": None, "MTE1": CoreType.AIC, "CUBE": CoreType.AIC, "FIXPIPE"
 
 
 def op_table(records: list[dict], top: int = 10) -> tuple[list[dict], float]:
-    """Group kernel records by op name: count, device ns, share, FLOPs. Returns
-    (rows sorted by time, total kernel ns)."""
-    agg: dict[str, dict] = defaultdict(lambda: {"count": 0, "ns": 0.0, "flops": 0})
-    for r in records:
-        a = agg[r["name"]]
-        a["count"] += 1
-        a["ns"] += r["dur_ns"]
-        a["flops"] += int(r.get("flops", 0) or 0)
-    total = sum(a["ns"] for a in agg.values()) or 1.0
-    rows = [dict(name=k, share=v["ns"] / total, **v) for k, v in agg.items()]
+    """Group kernel records by op name. Returns (rows sorted by device time, total
+    kernel ns). Row keys: name, count, ns, share, flops, and the per-op metrics of
+    :func:`npu_sim.metrics.aggregate` (CANN ratios ``mac_ratio`` ..., ``gm_bytes``,
+    ``hbm_bytes``, ``compute_util``, ``memory_util``, ``bound``, ``bound_ns``)."""
+    agg = aggregate((r["name"], float(r["dur_ns"]), r) for r in records)
+    total = sum(a["total_ns"] for a in agg.values()) or 1.0
+    rows = [dict(a, name=k, ns=a["total_ns"], share=a["total_ns"] / total) for k, a in agg.items()]
     rows.sort(key=lambda r: -r["ns"])
     return rows[:top], total
 
@@ -76,14 +74,31 @@ def print_summary(console: Console, *, model: str, chip: ChipConfig, result, rec
     console.print(head)
 
     rows, total = op_table(records, top)
-    t = Table(title=f"top {len(rows)} operators by device time", title_justify="left")
-    for col in ("op", "calls", "device us", "share", "TFLOP/s"):
-        t.add_column(col, justify="left" if col == "op" else "right")
+    t = Table(title=f"top {len(rows)} operators by device time (ratios: share of core time each pipe was busy, "
+                    "as msprof's op summary)", title_justify="left")
+    cols = ("op", "calls", "device us", "share", "TFLOP/s", "GB/s", "mac", "vec", "scalar", "mte1", "mte2", "mte3",
+            "fixp", "bound")
+    for col in cols:
+        t.add_column(col, justify="left" if col in ("op", "bound") else "right")
+
+    def pct(v: float) -> str:
+        return f"{v:.0%}" if v else "-"
+
     for r in rows:
         tf = r["flops"] / r["ns"] / 1e3 if r["flops"] and r["ns"] else 0.0
+        gb = r["gm_bytes"] / r["ns"] if r["ns"] else 0.0
+        bound = r["bound"]
+        if bound and r["count"] > 1 and r["bound_ns"][bound] < r["ns"] * 0.999:
+            bound += f" ({r['bound_ns'][bound] / r['ns']:.0%})"
+        style = {"compute": "green", "memory": "yellow", "latency": "red"}.get(r["bound"], "")
         t.add_row(r["name"], str(r["count"]), f"{r['ns'] / 1e3:,.1f}", f"{r['share']:.1%}",
-                  f"{tf:.1f}" if tf else "-")
+                  f"{tf:.1f}" if tf else "-", f"{gb:,.0f}" if gb else "-",
+                  pct(r["mac_ratio"]), pct(r["vec_ratio"]), pct(r["scalar_ratio"]), pct(r["mte1_ratio"]),
+                  pct(r["mte2_ratio"]), pct(r["mte3_ratio"]), pct(r["fixpipe_ratio"]),
+                  f"[{style}]{bound}[/]" if style else bound)
     console.print(t)
+    console.print("bound: compute / memory when that resource is busy for at least half the kernel's time, "
+                  "else latency (launch, dispatch, DMA latency, issue overhead); see docs/timing.md")
 
     eng = engine_busy(records, chip, result.device_ns)
     e = Table(title="engine busy share over the run (all cores that have the pipe)", title_justify="left")

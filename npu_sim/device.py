@@ -20,6 +20,7 @@ from .device_memory import DeviceMemory
 from .hardware.bandwidth import BandwidthServer
 from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import L2Cache
+from .metrics import kernel_metrics
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, MixBlockProgram, Pipe
 from .trace import TraceRecorder
@@ -207,9 +208,19 @@ class Device:
         for p, b in busy_out.items():
             self.pipe_busy_ns[p] = self.pipe_busy_ns.get(p, 0.0) + b
         task = TASK_TYPES[kind]
+        n = spec.block_dim
+        if kind is CoreType.MIX:
+            g = min(n, sched.capacity(kind))
+            used = {"AIC": g, "AIV": 2 * g}
+        else:
+            used = {unit: min(n, sched.capacity(kind))}
+        flops = spec.args.get("flops", 0)
+        met = kernel_metrics(self.chip, dur, busy_out, {p.value: b for p, b in stats.fixed.items()}, stats.core_ns,
+                             used, flops if isinstance(flops, (int, float)) else 0, stats.gm_bytes, stats.hbm_bytes,
+                             stats.l2_hit_bytes)
         args = dict(spec.args, task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
                     pipe_busy_ns=busy_out, gm_bytes=stats.gm_bytes, hbm_bytes=stats.hbm_bytes,
-                    l2_hit_bytes=stats.l2_hit_bytes)
+                    l2_hit_bytes=stats.l2_hit_bytes, **met)
         self.kernel_records.append(dict(name=spec.name, stream=stream.stream_id, start_ns=t0, dur_ns=dur, **args))
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)

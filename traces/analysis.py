@@ -109,26 +109,39 @@ def op_summary(source: Any, device: str | None = None, include_sync: bool = Fals
 
     Row keys: name, task_type, count, total_ns, mean_ns, min_ns, max_ns, share (of
     all summed task time), flops, bytes (``args["bytes"]``; for kernels without it,
-    the GM bytes of their MTE2/MTE3/FIXPIPE spans, and ``bytes_from_pipes`` is
+    the useful GM bytes the simulator counted (``args["gm_bytes"]``) or, in older
+    traces, the bytes of their MTE2/MTE3/FIXPIPE spans, and ``bytes_from_pipes`` is
     True), tflops (achieved TFLOP/s = flops / total_ns / 1e3), gb_per_s (bytes /
-    total_ns), pipe_busy_ns (summed over tasks), pipe_ratio (pipe busy / (task time
-    x blocks on cores), msprof's per-pipe ratios). Sync tasks (EVENT_RECORD,
-    STREAM_WAIT_EVENT) are left out unless ``include_sync``.
+    total_ns), pipe_busy_ns (summed over tasks), pipe_ratio (per pipe: busy / time
+    of the cores that have the pipe, msprof's per-pipe ratios; older traces without
+    ``core_ns``: busy / (task time x blocks on cores)).
+
+    Kernel rows also carry the CANN op-summary ratios ``mac_ratio``, ``vec_ratio``,
+    ``scalar_ratio``, ``mte1_ratio``, ``mte2_ratio``, ``mte3_ratio``,
+    ``fixpipe_ratio``, and ``hbm_bytes``, ``l2_hit_bytes``, ``compute_util``,
+    ``memory_util``, ``bound_ns`` ({"compute"|"memory"|"latency": device ns}) and
+    ``bound`` (the class with the most device time); see :mod:`npu_sim.metrics`.
+    Sync tasks (EVENT_RECORD, STREAM_WAIT_EVENT) are left out unless ``include_sync``.
     """
+    from npu_sim.metrics import RATIO_NAMES, aggregate, pipe_ratios
+
     data = as_trace_data(source)
     devs = set(_devices(data, device))
     tasks = [s for s in data.spans if is_task(s) and s.track[0] in devs and (include_sync or not is_sync(s))]
-    need_bytes = [t for t in tasks if is_kernel(t) and not (isinstance(t.args, dict) and "bytes" in t.args)]
+    need_bytes = [t for t in tasks if is_kernel(t) and not (isinstance(t.args, dict)
+                                                            and ("bytes" in t.args or "gm_bytes" in t.args))]
     pipe_bytes = _task_bytes_from_pipes(data, need_bytes) if need_bytes else {}
     fallback = {id(t): pipe_bytes.get(i, 0.0) for i, t in enumerate(need_bytes)}
     cores = {d: core_counts(data, d) for d in devs}
     rows: dict[str, dict[str, Any]] = {}
+    kernel_items = []
     for t in tasks:
         args = t.args if isinstance(t.args, dict) else {}
         tt = task_type(t)
         r = rows.setdefault(t.name, {"name": t.name, "task_type": tt, "count": 0, "total_ns": 0.0,
                                      "min_ns": float("inf"), "max_ns": 0.0, "flops": 0.0, "bytes": 0.0,
-                                     "bytes_from_pipes": False, "pipe_busy_ns": {}, "_core_ns": 0.0})
+                                     "bytes_from_pipes": False, "pipe_busy_ns": {}, "_core_ns": 0.0,
+                                     "_unit_ns": {}})
         dur = float(t.dur_ns)
         r["count"] += 1
         r["total_ns"] += dur
@@ -138,30 +151,65 @@ def op_summary(source: Any, device: str | None = None, include_sync: bool = Fals
         if id(t) in fallback:
             r["bytes"] += fallback[id(t)]
             r["bytes_from_pipes"] = True
-        else:
+        elif "bytes" in args or not is_kernel(t):
             r["bytes"] += finite(args.get("bytes"))
+        else:
+            r["bytes"] += finite(args.get("gm_bytes"))
+            r["bytes_from_pipes"] = True
         busy = args.get("pipe_busy_ns")
         if isinstance(busy, dict):
             for p, b in busy.items():
                 r["pipe_busy_ns"][p] = r["pipe_busy_ns"].get(p, 0.0) + finite(b)
-            ct = "AIV" if tt == "AI_VECTOR_CORE" else "AIC"
-            n_cores = cores[t.track[0]].get(ct, (0, ""))[0]
-            blocks = int(finite(args.get("block_dim"), 1)) or 1
-            r["_core_ns"] += dur * (min(blocks, n_cores) if n_cores else blocks)
+            unit_ns = args.get("core_ns")
+            if isinstance(unit_ns, dict):
+                for u, ns in unit_ns.items():
+                    r["_unit_ns"][u] = r["_unit_ns"].get(u, 0.0) + finite(ns)
+            else:
+                ct = "AIV" if tt == "AI_VECTOR_CORE" else "AIC"
+                n_cores = cores[t.track[0]].get(ct, (0, ""))[0]
+                blocks = int(finite(args.get("block_dim"), 1)) or 1
+                r["_core_ns"] += dur * (min(blocks, n_cores) if n_cores else blocks)
+        if is_kernel(t):
+            kernel_items.append((t.name, dur, _clean_args(args)))
+    kern = aggregate(kernel_items)
     grand = sum(r["total_ns"] for r in rows.values())
     out = []
+    order = {p: i for i, p in enumerate(PIPE_ORDER)}
     for r in rows.values():
         tot = r["total_ns"]
         core_ns = r.pop("_core_ns")
+        unit_ns = r.pop("_unit_ns")
         r["mean_ns"] = tot / r["count"]
         r["share"] = tot / grand if grand else 0.0
         r["tflops"] = r["flops"] / tot / 1e3 if tot else 0.0
         r["gb_per_s"] = r["bytes"] / tot if tot else 0.0
-        order = {p: i for i, p in enumerate(PIPE_ORDER)}
         r["pipe_busy_ns"] = dict(sorted(r["pipe_busy_ns"].items(), key=lambda kv: order.get(kv[0], 99)))
-        r["pipe_ratio"] = {p: (b / core_ns if core_ns else 0.0) for p, b in r["pipe_busy_ns"].items()}
+        if unit_ns:
+            named = pipe_ratios(r["pipe_busy_ns"], unit_ns)
+            r["pipe_ratio"] = {p: named[RATIO_NAMES[p]] if p in RATIO_NAMES else 0.0 for p in r["pipe_busy_ns"]}
+        else:
+            r["pipe_ratio"] = {p: (b / core_ns if core_ns else 0.0) for p, b in r["pipe_busy_ns"].items()}
+        k = kern.get(r["name"])
+        if k is not None:
+            for key in tuple(RATIO_NAMES.values()) + ("hbm_bytes", "l2_hit_bytes", "compute_util", "memory_util",
+                                                       "bound_ns", "bound"):
+                r[key] = k[key]
         out.append(r)
     out.sort(key=lambda r: (-r["total_ns"], r["name"]))
+    return out
+
+
+def _clean_args(args: dict) -> dict:
+    """Kernel args with non-finite numbers (NaN from a lossy trace) replaced by 0."""
+    out = dict(args)
+    for k in ("flops", "gm_bytes", "hbm_bytes", "l2_hit_bytes", "compute_util", "memory_util"):
+        if k in out:
+            out[k] = finite(out[k])
+    for k in ("pipe_busy_ns", "core_ns"):
+        if isinstance(out.get(k), dict):
+            out[k] = {p: finite(v) for p, v in out[k].items()}
+        else:
+            out.pop(k, None)
     return out
 
 

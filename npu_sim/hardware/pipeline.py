@@ -84,14 +84,16 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
 
 class KernelStats:
     """What the blocks of one kernel did, summed: busy ns per pipe (SCALAR = the
-    scalar overhead inside stages), GM bytes served by HBM and by L2 hits (burst
+    scalar overhead inside stages) and the fixed part of it (per-issue and per-tile
+    costs, the rest being throughput time), GM bytes served by HBM and by L2 hits (burst
     rounded), useful GM bytes moved, core ns per core type (block start to end,
     dispatch excluded) and the number of blocks run per core type."""
 
-    __slots__ = ("busy", "hbm_bytes", "l2_hit_bytes", "gm_bytes", "core_ns", "blocks")
+    __slots__ = ("busy", "fixed", "hbm_bytes", "l2_hit_bytes", "gm_bytes", "core_ns", "blocks")
 
     def __init__(self) -> None:
         self.busy: dict[Pipe, float] = {}
+        self.fixed: dict[Pipe, float] = {}
         self.hbm_bytes = 0
         self.l2_hit_bytes = 0
         self.gm_bytes = 0
@@ -137,6 +139,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     label = spec.name
     block_end = base
     busy_pipe = [0.0] * S
+    fixed_pipe = [0.0] * S
     scalar_busy = 0.0
     hbm_total = 0
     l2_total = 0
@@ -202,6 +205,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
         end[s][i] = e
         if dur > 0:
             busy_pipe[s] += dur
+            fixed_pipe[s] += fixed
             scalar_busy += scalar
             if recording:  # TraceRecorder.pipe_span, inlined
                 items_append((tracks[s], label, best_t, dur, i, nbytes))
@@ -219,10 +223,15 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
     busy = stats.busy
+    fixed_all = stats.fixed
     for s in range(S):
-        busy[pipes[s]] = busy.get(pipes[s], 0.0) + busy_pipe[s]
+        p = pipes[s]
+        k = split if fused and p in AIV_PIPES else 1   # fused MIX: both AIVs were busy
+        busy[p] = busy.get(p, 0.0) + k * busy_pipe[s]
+        fixed_all[p] = fixed_all.get(p, 0.0) + k * fixed_pipe[s]
     if scalar_busy:
         busy[Pipe.SCALAR] = busy.get(Pipe.SCALAR, 0.0) + scalar_busy
+        fixed_all[Pipe.SCALAR] = fixed_all.get(Pipe.SCALAR, 0.0) + scalar_busy
     stats.hbm_bytes += hbm_total
     stats.l2_hit_bytes += l2_total
     stats.gm_bytes += gm_total

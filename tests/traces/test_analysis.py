@@ -151,3 +151,18 @@ def test_empty_and_host_only_traces():
         assert op_summary(src) == [] and engine_utilization(src) == [] and stream_summary(src) == []
         assert overlap(src) == [] and critical_path(src) == [] and idle_gaps(src) == []
     assert op_summary([Span(("device 0", "stream 1"), "K", 0.0, 0.0, "task")])[0]["tflops"] == 0.0
+
+
+def test_op_summary_has_cann_ratios_and_bound(acl_run):
+    """Kernel rows carry msprof-style ratios in [0, 1] and a bound class; the tiny
+    Matmul and Add of this run are dominated by the 3 us launch: latency-bound."""
+    by = {r["name"]: r for r in op_summary(acl_run.rec)}
+    for name in ("Matmul", "Add"):
+        r = by[name]
+        for key in ("mac_ratio", "vec_ratio", "scalar_ratio", "mte1_ratio", "mte2_ratio", "mte3_ratio",
+                    "fixpipe_ratio", "compute_util", "memory_util"):
+            assert 0.0 <= r[key] <= 1.0, (name, key)
+        assert r["bound"] == "latency" and r["bound_ns"]["latency"] == pytest.approx(r["total_ns"])
+    assert by["Matmul"]["mac_ratio"] > 0 and by["Matmul"]["vec_ratio"] == 0
+    assert by["Add"]["vec_ratio"] > 0 and by["Add"]["mac_ratio"] == 0
+    assert "bound" not in by["MEMCPY H2D"]

@@ -1,0 +1,143 @@
+"""Per-kernel metrics in the shape of CANN's op summary, and roofline classification.
+
+Each kernel record (``Device.kernel_records``, and the args of the kernel's stream
+task span in the trace) carries what this module computes from the pipeline's
+counters:
+
+* ``pipe_ratio``: msprof's per-pipe ratios ``mac_ratio`` (CUBE), ``vec_ratio``,
+  ``scalar_ratio``, ``mte1_ratio``, ``mte2_ratio``, ``mte3_ratio``,
+  ``fixpipe_ratio``: a pipe's busy time over the time of the cores that have it
+  (``core_ns``: block start to block end, summed over blocks; AIC pipes over AIC
+  time, AIV pipes over AIV time, MTE2 and SCALAR over both). In [0, 1].
+* ``flop_per_s`` (``flops`` / duration), ``gm_bytes_per_s`` (useful GM bytes /
+  duration), ``hbm_bytes`` and ``l2_hit_bytes`` (bus bytes served by each).
+* ``compute_util``: the busiest compute pipe's throughput time (busy minus fixed
+  per-issue and per-tile costs) over duration x the cores the kernel could use
+  (``min(block_dim, cores)``).
+* ``memory_util``: the largest of each copy pipe's throughput time measured the
+  same way, HBM bytes / (duration x HBM bandwidth) and L2 hit bytes / (duration x
+  L2 bandwidth).
+* ``bound``: "latency" when both utilisations are below :data:`LATENCY_BOUND_BELOW`
+  (launch, dispatch, DMA latency, issue overhead and pipeline fill take most of
+  the time), else "compute" or "memory", whichever is higher; ``bound_by`` names
+  the resource ("CUBE", "VECTOR", "MTE2", "HBM", "L2", ... or "overhead").
+
+The 0.5 threshold is an assumption [A]: a kernel whose busiest resource works less
+than half its duration gains more from fewer launches or larger tiles than from a
+faster engine.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+#: CANN op-summary name of each pipe's ratio
+RATIO_NAMES = {"CUBE": "mac_ratio", "VECTOR": "vec_ratio", "SCALAR": "scalar_ratio", "MTE1": "mte1_ratio",
+               "MTE2": "mte2_ratio", "MTE3": "mte3_ratio", "FIXPIPE": "fixpipe_ratio"}
+#: which core types have each pipe
+PIPE_UNITS = {"CUBE": ("AIC",), "MTE1": ("AIC",), "FIXPIPE": ("AIC",), "VECTOR": ("AIV",), "MTE3": ("AIV",),
+              "MTE2": ("AIC", "AIV"), "SCALAR": ("AIC", "AIV")}
+COMPUTE_PIPES = ("CUBE", "VECTOR")
+COPY_PIPES = ("MTE2", "MTE1", "MTE3", "FIXPIPE")
+#: below this utilisation of every resource a kernel is latency-bound [A]
+LATENCY_BOUND_BELOW = 0.5
+BOUNDS = ("compute", "memory", "latency")
+
+
+def pipe_ratios(busy: dict[str, float], core_ns: dict[str, float]) -> dict[str, float]:
+    """CANN-style ratios (``mac_ratio`` ...) from busy ns per pipe and core ns per
+    core type; pipes the kernel never used are 0."""
+    out = {}
+    for pipe, name in RATIO_NAMES.items():
+        denom = sum(core_ns.get(u, 0.0) for u in PIPE_UNITS[pipe])
+        out[name] = min(busy.get(pipe, 0.0) / denom, 1.0) if denom > 0 else 0.0
+    return out
+
+
+def classify(compute_util: float, memory_util: float) -> str:
+    """"compute", "memory" or "latency" (module docstring)."""
+    if max(compute_util, memory_util) < LATENCY_BOUND_BELOW:
+        return "latency"
+    return "compute" if compute_util >= memory_util else "memory"
+
+
+def kernel_metrics(chip, dur_ns: float, busy: dict[str, float], fixed: dict[str, float], core_ns: dict[str, float],
+                   used: dict[str, int], flops: float, gm_bytes: float, hbm_bytes: float,
+                   l2_hit_bytes: float) -> dict[str, Any]:
+    """Metrics of one kernel run (module docstring).
+
+    Args:
+        chip: the ChipConfig (HBM and L2 bandwidth).
+        dur_ns: task duration (launch included), ns.
+        busy, fixed: per pipe name, busy ns and the fixed part of it, summed over blocks.
+        core_ns: per core type ("AIC", "AIV"), block time summed over blocks, ns.
+        used: per core type, how many cores the kernel could use at once.
+        flops, gm_bytes, hbm_bytes, l2_hit_bytes: totals of the kernel.
+    """
+    T = dur_ns if dur_ns > 0 else 0.0
+    util: dict[str, float] = {}
+    for pipe, units in PIPE_UNITS.items():
+        if pipe == "SCALAR":
+            continue
+        cores = sum(used.get(u, 0) for u in units)
+        tp = busy.get(pipe, 0.0) - fixed.get(pipe, 0.0)
+        util[pipe] = tp / (T * cores) if T and cores else 0.0
+    util["HBM"] = hbm_bytes / (T * chip.hbm_bandwidth_bytes_per_ns) if T else 0.0
+    util["L2"] = l2_hit_bytes / (T * chip.l2_bandwidth_bytes_per_ns) if T else 0.0
+    comp_by = max(COMPUTE_PIPES, key=lambda p: util[p])
+    mem_by = max(COPY_PIPES + ("HBM", "L2"), key=lambda p: util[p])
+    cu, mu = min(util[comp_by], 1.0), min(util[mem_by], 1.0)
+    bound = classify(cu, mu)
+    return {
+        "pipe_ratio": pipe_ratios(busy, core_ns),
+        "core_ns": dict(core_ns),
+        "flop_per_s": flops / T * 1e9 if T else 0.0,
+        "gm_bytes_per_s": gm_bytes / T * 1e9 if T else 0.0,
+        "compute_util": cu,
+        "memory_util": mu,
+        "bound": bound,
+        "bound_by": comp_by if bound == "compute" else mem_by if bound == "memory" else "overhead",
+    }
+
+
+def aggregate(items: Iterable[tuple[str, float, dict]]) -> dict[str, dict[str, Any]]:
+    """Per-op totals from (name, duration ns, kernel args) of many kernel runs.
+
+    Returns {name: row} with: count, total_ns, flops, gm_bytes, hbm_bytes,
+    l2_hit_bytes, pipe_busy_ns (summed), the ``RATIO_NAMES`` ratios (summed busy over
+    summed core time), compute_util and memory_util (means weighted by duration),
+    bound_ns ({bound: device ns of the runs classified so}) and bound (the class
+    with the most device time), flop_per_s and gm_bytes_per_s (totals over total_ns).
+    """
+    rows: dict[str, dict[str, Any]] = {}
+    for name, dur, args in items:
+        r = rows.setdefault(name, {"count": 0, "total_ns": 0.0, "flops": 0.0, "gm_bytes": 0.0, "hbm_bytes": 0.0,
+                                   "l2_hit_bytes": 0.0, "pipe_busy_ns": {}, "_core": {}, "_cu": 0.0, "_mu": 0.0,
+                                   "bound_ns": {b: 0.0 for b in BOUNDS}})
+        r["count"] += 1
+        r["total_ns"] += dur
+        for k in ("flops", "gm_bytes", "hbm_bytes", "l2_hit_bytes"):
+            v = args.get(k)
+            if isinstance(v, (int, float)):
+                r[k] += v
+        for p, b in (args.get("pipe_busy_ns") or {}).items():
+            r["pipe_busy_ns"][p] = r["pipe_busy_ns"].get(p, 0.0) + b
+        for u, ns in (args.get("core_ns") or {}).items():
+            r["_core"][u] = r["_core"].get(u, 0.0) + ns
+        r["_cu"] += dur * float(args.get("compute_util", 0.0) or 0.0)
+        r["_mu"] += dur * float(args.get("memory_util", 0.0) or 0.0)
+        b = args.get("bound")
+        if b in r["bound_ns"]:
+            r["bound_ns"][b] += dur
+    for r in rows.values():
+        tot = r["total_ns"]
+        r.update(pipe_ratios(r["pipe_busy_ns"], r.pop("_core")))
+        r["compute_util"] = r.pop("_cu") / tot if tot else 0.0
+        r["memory_util"] = r.pop("_mu") / tot if tot else 0.0
+        r["bound"] = max(BOUNDS, key=lambda b: r["bound_ns"][b]) if any(r["bound_ns"].values()) else ""
+        r["flop_per_s"] = r["flops"] / tot * 1e9 if tot else 0.0
+        r["gm_bytes_per_s"] = r["gm_bytes"] / tot * 1e9 if tot else 0.0
+    return rows
+
+
+__all__ = ["RATIO_NAMES", "PIPE_UNITS", "LATENCY_BOUND_BELOW", "BOUNDS", "pipe_ratios", "classify", "kernel_metrics",
+           "aggregate"]
