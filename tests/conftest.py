@@ -25,7 +25,7 @@ class DeviceHelper:
         """Copy ``arr`` to new device memory; returns (ptr, aclTensor) with ND format."""
         import opsnn
         from opsnn.base.dtypes import from_numpy_dtype
-        arr = np.ascontiguousarray(arr)
+        arr = np.require(arr, requirements="C")  # keeps 0-d arrays 0-d
         ptr = self.malloc(arr.nbytes)
         if arr.nbytes:
             ret = acl.rt.memcpy(ptr, arr.nbytes, acl.util.numpy_to_ptr(arr), arr.nbytes, acl.ACL_MEMCPY_HOST_TO_DEVICE)
