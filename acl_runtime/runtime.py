@@ -239,7 +239,8 @@ class Runtime:
         if kind == C.ACL_MEMCPY_HOST_TO_DEVICE:
             hv = self.host_view(src, count)
             self._check_dev(dst, count)
-            snapshot = hv.copy() if not sync else hv  # async copies read the host buffer at enqueue (pinned-copy model)
+            # async copies read the host buffer at enqueue (pinned-copy model); timing-only runs move no bytes
+            snapshot = hv.copy() if (not sync and dev.backed) else hv
             apply = (lambda: mem.write(dst, snapshot)) if dev.backed else None
             tag = "H2D"
         elif kind == C.ACL_MEMCPY_DEVICE_TO_HOST:
