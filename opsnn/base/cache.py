@@ -48,7 +48,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .tensor import aclScalar, aclTensor
+from .tensor import aclIntArray, aclScalar, aclTensor
 
 DEFAULT_CAPACITY = int(os.environ.get("NPU_SIM_EXECUTOR_CACHE_SIZE", "1024"))
 #: largest numpy array (bytes) a key may embed; larger ones make the call uncacheable
@@ -75,18 +75,21 @@ def plan_signature(plan) -> tuple:
               k.spec.args) for k in plan.kernels])
 
 
-def _walk(v: Any, tensors: list, seen: dict, depth: int) -> Any:
+def _tensor_key(v: aclTensor, tensors: list) -> tuple:
+    """Key part of a tensor; records it in ``tensors`` (first occurrence only:
+    aclTensor has no ``__eq__``, so ``in`` / ``index`` compare identity)."""
+    if v in tensors:
+        return ("alias", tensors.index(v))
+    tensors.append(v)
+    return (v.view_shape, v.data_type, v.view_strides, v.view_offset, v.storage_format, v.storage_shape, v.destroyed)
+
+
+def _walk(v: Any, tensors: list, depth: int) -> Any:
     """Hashable key part of ``v``; appends tensors (first occurrence) to ``tensors``."""
     cls = v.__class__
     if cls is aclTensor:
-        i = seen.get(id(v))
-        if i is not None:
-            return ("alias", i)
-        seen[id(v)] = len(tensors)
-        tensors.append(v)
-        return (v.view_shape, v.data_type, v.view_strides, v.view_offset, v.storage_format, v.storage_shape,
-                v.destroyed)
-    if cls in _PLAIN:
+        return _tensor_key(v, tensors)
+    if cls in _PLAIN or cls is aclIntArray:  # aclIntArray holds plain ints by construction
         return (cls, v)
     if cls is float:
         return (float, v.hex())
@@ -94,21 +97,21 @@ def _walk(v: Any, tensors: list, seen: dict, depth: int) -> Any:
         raise _Uncacheable("nested too deeply")
     d = depth + 1
     if cls is tuple or cls is list or isinstance(v, (tuple, list)):
-        return (cls, tuple([_walk(x, tensors, seen, d) for x in v]))
+        return (cls, tuple([_walk(x, tensors, d) for x in v]))
     if isinstance(v, int):  # enums (aclDataType, ...) and other int subclasses
         return (cls, int(v))
     if cls is aclScalar:
-        return (aclScalar, _walk(v.data_type, tensors, seen, d), _walk(v.value, tensors, seen, d))
+        return (aclScalar, _walk(v.data_type, tensors, d), _walk(v.value, tensors, d))
     if isinstance(v, float):
         return (cls, float(v).hex())
     if isinstance(v, np.generic):
         return (cls, v.dtype.str, v.tobytes())
     if cls is dict:
-        return (dict, tuple(sorted((k, _walk(x, tensors, seen, d)) for k, x in v.items())))
+        return (dict, tuple(sorted((k, _walk(x, tensors, d)) for k, x in v.items())))
     if cls is FunctionType:
-        return _walk_fn(v, tensors, seen, d)
+        return _walk_fn(v, tensors, d)
     if cls is MethodType:
-        return (MethodType, _walk_fn(v.__func__, tensors, seen, d), _walk(v.__self__, tensors, seen, d))
+        return (MethodType, _walk_fn(v.__func__, tensors, d), _walk(v.__self__, tensors, d))
     if isinstance(v, (type, ModuleType, BuiltinFunctionType)):
         return v  # long-lived, compared by identity
     if isinstance(v, np.ndarray) and v.nbytes <= MAX_ARRAY_KEY_BYTES:
@@ -116,13 +119,13 @@ def _walk(v: Any, tensors: list, seen: dict, depth: int) -> Any:
     raise _Uncacheable(f"cannot key a {cls.__name__}")
 
 
-def _walk_fn(fn: FunctionType, tensors: list, seen: dict, depth: int) -> Any:
+def _walk_fn(fn: FunctionType, tensors: list, depth: int) -> Any:
     if depth > _MAX_DEPTH:
         raise _Uncacheable("nested too deeply")
     cells = fn.__closure__
-    parts = tuple([_walk(c.cell_contents, tensors, seen, depth + 1) for c in cells]) if cells else ()
+    parts = tuple([_walk(c.cell_contents, tensors, depth + 1) for c in cells]) if cells else ()
     dflt = fn.__defaults__
-    return (fn.__code__, parts, _walk(dflt, tensors, seen, depth + 1) if dflt else None)
+    return (fn.__code__, parts, _walk(dflt, tensors, depth + 1) if dflt else None)
 
 
 def no_executor_cache(build: Callable) -> Callable:
@@ -155,20 +158,30 @@ class ExecutorCache:
             self._entries.clear()
             self._chip = chip
         tensors: list = []
-        seen: dict = {}
         try:
             if build.__class__ is FunctionType:
                 if getattr(build, "__npu_sim_no_cache__", False):
                     raise _Uncacheable("builder opted out")
                 cells = build.__closure__
-                body = tuple([_walk(c.cell_contents, tensors, seen, 0) for c in cells]) if cells else ()
+                parts = []
+                if cells:
+                    for c in cells:  # the common cases inline: tensors, plain values
+                        v = c.cell_contents
+                        cls = v.__class__
+                        if cls is aclTensor:
+                            parts.append(_tensor_key(v, tensors))
+                        elif cls in _PLAIN:
+                            parts.append((cls, v))
+                        else:
+                            parts.append(_walk(v, tensors, 0))
+                body = tuple(parts)
                 code = build.__code__
             else:
-                body = _walk(build, tensors, seen, 0)
+                body = _walk(build, tensors, 0)
                 code = None
-            a = tuple([_walk(x, tensors, seen, 0) for x in args]) if args else ()
-            kw = _walk(kwargs, tensors, seen, 0) if kwargs else None
-        except _Uncacheable:
+            a = tuple([_walk(x, tensors, 0) for x in args]) if args else ()
+            kw = _walk(kwargs, tensors, 0) if kwargs else None
+        except (_Uncacheable, TypeError):  # TypeError: e.g. dict keys that do not sort
             self.uncacheable += 1
             return None, None
         return (op_name, code, chip.name, deterministic, body, a, kw), tensors
@@ -211,8 +224,8 @@ class ExecutorCache:
 
     def stats(self) -> dict[str, Any]:
         looked = self.hits + self.misses
-        return {"enabled": self.enabled, "verify": self.verify, "size": len(self._entries), "capacity": self.capacity, "hits": self.hits,
-                "misses": self.misses, "evictions": self.evictions, "uncacheable": self.uncacheable,
+        return {"enabled": self.enabled, "verify": self.verify, "size": len(self._entries), "capacity": self.capacity,
+                "hits": self.hits, "misses": self.misses, "evictions": self.evictions, "uncacheable": self.uncacheable,
                 "hit_rate": self.hits / looked if looked else 0.0}
 
     def reset_stats(self) -> None:

@@ -17,7 +17,7 @@ from opsnn.base.executor import aclOpExecutor
 from opsnn.base.op import prepare
 from tests.conftest import rel_err
 
-from .conftest import F16, F32, ND, sync
+from .conftest import F32, ND, sync
 
 
 def stats():
