@@ -8,6 +8,7 @@ Status codes: 0 ACLNN_SUCCESS, 161001 ACLNN_ERR_PARAM_NULLPTR, 161002 ACLNN_ERR_
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import opsnn
 from acl_runtime import acl
@@ -16,6 +17,16 @@ from tests.conftest import rel_err
 
 ND = opsnn.aclFormat.ACL_FORMAT_ND
 F32 = opsnn.aclDataType.ACL_FLOAT
+
+
+@pytest.fixture(autouse=True, params=[True, False], ids=["cache-on", "cache-off"])
+def executor_cache(request):
+    """Every contract rule holds with the executor cache on and off."""
+    prev = opsnn.set_executor_cache(enabled=request.param)
+    opsnn.clear_executor_cache()
+    yield request.param
+    opsnn.set_executor_cache(**prev)
+    opsnn.clear_executor_cache()
 
 
 def _ref(a, b):
