@@ -5,8 +5,8 @@
   npu-sim chips
   npu-sim reweight MODEL OUT.onnx [--seed N]
 
-MODEL is an .onnx path or the name of a light model that the onnx package ships
-(e.g. ``light_bvlc_alexnet``). Not to be confused with CANN's own "npusim"
+MODEL is an .onnx path, the name of a light model that the onnx package ships
+(e.g. ``light_bvlc_alexnet``), or ``paraphrase-MiniLM-L3-v2`` (optional extra ``models``). Not to be confused with CANN's own "npusim"
 simulator: this project is unrelated.
 
 Exit codes: 0 success (and the reference check passed), 1 the run failed or the
@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 DEFAULT_MODEL = "light_resnet50.onnx"
+MINILM = "paraphrase-MiniLM-L3-v2"  # from the optional extra `models`
 
 
 class CliError(Exception):
@@ -85,6 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--tol", type=float, default=1e-3, help="relative tolerance for the check (default 1e-3)")
     r.add_argument("--top", type=_pos_int, default=10, help="operators to list (default 10)")
     r.add_argument("--no-progress", action="store_true", help="no progress bars")
+    r.add_argument("--no-fuse", action="store_true",
+                   help="keep attention decomposed (MatMul/Softmax) instead of fusing it into FlashAttentionScore")
     i = sub.add_parser("info", help="list a model's inputs, outputs and operators",
                        description="Show what a model needs (input names, shapes, dtypes, for --inputs) and "
                                    "whether every operator is supported. With no MODEL, lists the light models.")
@@ -127,13 +130,20 @@ def _resolve_model(arg: str | None) -> Path:
     lp = light_model_path(arg if arg.endswith(".onnx") else arg + ".onnx")
     if lp.exists():
         return lp
-    raise CliError(f"model {arg!r} not found (not a file, nor an onnx light model: {', '.join(light_models())})")
+    if arg.lower().removesuffix(".onnx") in (MINILM.lower(), "minilm"):
+        from .workloads import minilm_model_path
+        mp = minilm_model_path()
+        if mp is None:
+            raise CliError(f"{MINILM} needs the optional package: pip install 'npu-sim[models]'")
+        return Path(mp)
+    raise CliError(f"model {arg!r} not found (not a file, nor an onnx light model: {', '.join(light_models())}, "
+                   f"nor {MINILM})")
 
 
-def _load_graph(path: Path, overrides=None):
+def _load_graph(path: Path, overrides=None, fuse: bool = True):
     from .onnx_import import UnsupportedModelError, load_onnx
     try:
-        graph = load_onnx(path, overrides=overrides)
+        graph = load_onnx(path, overrides=overrides, fuse_attention=fuse)
     except UnsupportedModelError as e:
         raise CliError(str(e)) from None
     if not graph.outputs:
@@ -280,7 +290,7 @@ def cmd_run(args, console: Console) -> int:
     out_dir = _writable_dir(args.save_outputs) if args.save_outputs else None
     feeds_file = _read_inputs(args.inputs) if args.inputs else {}
     t0 = time.perf_counter()
-    graph = _load_graph(path, overrides=feeds_file)
+    graph = _load_graph(path, overrides=feeds_file, fuse=not args.no_fuse)
     inits = {i.name for i in graph.model.graph.initializer}
     unknown = set(feeds_file) - set(graph.inputs) - inits
     if unknown:

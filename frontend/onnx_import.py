@@ -153,8 +153,9 @@ def _infer_shapes(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dict
 
 def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, np.ndarray] | None = None,
               fuse_attention: bool = True) -> Graph:
-    """Load and fold a model. ``overrides`` replace graph inputs that have
-    initializers (e.g. weights fed through ``--inputs``); for a runtime input they
+    """Load and fold a model. ``overrides`` replace initializers (e.g. weights fed
+    through ``--inputs``; cast to the initializer's dtype; a shape mismatch raises
+    UnsupportedModelError); for a runtime input they
     pin its shape (dynamic dims take the array's), not its values. With
     ``fuse_attention`` the attention subgraphs become FlashAttentionScore nodes
     (:mod:`frontend.fusion`). Raises :class:`UnsupportedModelError` for an unreadable model."""
@@ -169,13 +170,17 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
     g = model.graph
     consts: dict[str, np.ndarray] = {i.name: numpy_helper.to_array(i) for i in g.initializer}
     overrides = overrides or {}
+    for name, value in overrides.items():
+        if name in consts:
+            value = np.asarray(value)
+            if value.shape != consts[name].shape:
+                raise UnsupportedModelError(f"override for initializer {name!r} has shape {list(value.shape)}, "
+                                            f"the model's is {list(consts[name].shape)}")
+            consts[name] = value.astype(consts[name].dtype)
     inputs: dict[str, tuple[tuple[int, ...], np.dtype]] = {}
     shapes: dict[str, tuple[int, ...]] = {}
     dtypes: dict[str, np.dtype] = {}
     for vi in g.input:
-        if vi.name in overrides and vi.name in consts:
-            consts[vi.name] = np.asarray(overrides[vi.name])
-            continue
         if vi.name in consts:
             continue
         tt = vi.type.tensor_type
