@@ -75,72 +75,145 @@ def _fail(code: int, msg: str):
     return None
 
 
+class _BadArg(Exception):
+    """A malformed argument of a create call (becomes 161002 with this message)."""
+
+
+def _as_int(api: str, name: str, v) -> int:
+    """``v`` as a Python int: int and numpy integers only (bool, float, str are
+    refused rather than truncated or coerced)."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        raise _BadArg(f"{api}: {name} {v!r} is not an int ({type(v).__name__})")
+    return int(v)
+
+
+def _as_ints(api: str, name: str, seq) -> list[int]:
+    if isinstance(seq, (str, bytes)) or not hasattr(seq, "__iter__"):
+        raise _BadArg(f"{api}: {name} must be a sequence of ints, got {type(seq).__name__}")
+    return [_as_int(api, f"{name} element", v) for v in seq]
+
+
 def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, tensor_data):  # noqa: N802,A002
     """aclCreateTensor(viewDims, dataType, stride, offset, format, storageDims, tensorData)
     -> aclTensor, or None on bad metadata (message in ``aclGetRecentErrMsg()``).
 
     Strides and offset are in elements and non-negative; ``tensor_data`` is a device
-    address (32 B aligned) or 0 for a tensor bound later. The view, with its strides
-    and offset, must fit inside ``storage_dims``.
+    address (bytes; 32 B aligned, non-negative) or 0 for a tensor bound later. The
+    view, with its strides and offset, must fit inside ``storage_dims``. Every number
+    must be an int or a numpy integer (a float or bool is refused, not truncated);
+    ``stride`` None means contiguous. Errors: 161001 for null dims, 161002 otherwise.
     """
+    api = "aclCreateTensor"
     try:
         if view_dims is None or storage_dims is None:
-            return _fail(ACLNN_ERR_PARAM_NULLPTR, "aclCreateTensor: viewDims and storageDims must not be null")
-        view = [int(d) for d in view_dims]
-        storage = [int(d) for d in storage_dims]
-        strides = _contiguous_strides(view) if stride is None else tuple(int(s) for s in stride)
+            return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{api}: viewDims and storageDims must not be null")
+        view = _as_ints(api, "viewDims", view_dims)
+        storage = _as_ints(api, "storageDims", storage_dims)
+        strides = _contiguous_strides(view) if stride is None else tuple(_as_ints(api, "stride", stride))
+        offset = _as_int(api, "offset", offset)
+        addr = _as_int(api, "tensorData", tensor_data)
+        dt = _as_int(api, "dataType", data_type)
+        fmt = _as_int(api, "format", format)
+        if dt not in aclDataType.__members__.values():
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: dataType {dt} is not an aclDataType")
+        if fmt not in aclFormat.__members__.values():
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: format {fmt} is not an aclFormat")
         if any(d < 0 for d in view) or any(d < 0 for d in storage):
-            return _fail(ACLNN_ERR_PARAM_INVALID, f"aclCreateTensor: negative dim in view {view} / storage {storage}")
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: negative dim in view {view} / storage {storage}")
         if len(strides) != len(view):
-            return _fail(ACLNN_ERR_PARAM_INVALID,
-                         f"aclCreateTensor: {len(strides)} strides for a {len(view)}-D view")
-        if any(s < 0 for s in strides) or int(offset) < 0:
-            return _fail(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor: strides and offset must be non-negative")
-        if int(tensor_data) % 32:
-            return _fail(ACLNN_ERR_PARAM_INVALID,
-                         f"aclCreateTensor: device address {int(tensor_data):#x} is not 32-byte aligned")
-        t = aclTensor(view, data_type, strides, offset, format, storage, tensor_data)
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: {len(strides)} strides for a {len(view)}-D view")
+        if any(s < 0 for s in strides) or offset < 0:
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: strides and offset must be non-negative")
+        if addr < 0:
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: tensorData {addr} is negative")
+        if addr % 32:
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: device address {addr:#x} is not 32-byte aligned")
         if all(view):
-            extent = int(offset) + sum((d - 1) * s for d, s in zip(view, strides)) + 1
+            extent = offset + sum((d - 1) * s for d, s in zip(view, strides)) + 1
             if extent > int(np.prod(storage, dtype=np.int64)):
                 return _fail(ACLNN_ERR_PARAM_INVALID,
-                             f"aclCreateTensor: view {view} with strides {list(strides)} and offset {offset} "
+                             f"{api}: view {view} with strides {list(strides)} and offset {offset} "
                              f"reaches element {extent - 1}, beyond storage {storage}")
-        return t
-    except (TypeError, ValueError) as e:
-        return _fail(ACLNN_ERR_PARAM_INVALID, f"aclCreateTensor: {e}")
+        return aclTensor(view, dt, strides, offset, fmt, storage, addr)
+    except _BadArg as e:
+        return _fail(ACLNN_ERR_PARAM_INVALID, str(e))
+    except (TypeError, ValueError, OverflowError) as e:
+        return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: {e}")
+
+
+def _destroy(api: str, kind: type, obj) -> int:
+    """Shared destroy check: 161001 for None, 161002 for an object of another type."""
+    if obj is None:
+        _fail(ACLNN_ERR_PARAM_NULLPTR, f"{api}: argument is null")
+        return ACLNN_ERR_PARAM_NULLPTR
+    if not isinstance(obj, kind):
+        _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: expected an {kind.__name__}, got {type(obj).__name__} {obj!r:.60}")
+        return ACLNN_ERR_PARAM_INVALID
+    return ACLNN_SUCCESS
 
 
 def aclDestroyTensor(tensor) -> int:  # noqa: N802
-    """aclDestroyTensor -> status. 161001 for None."""
-    if tensor is None:
-        _fail(ACLNN_ERR_PARAM_NULLPTR, "aclDestroyTensor: tensor is null")
-        return ACLNN_ERR_PARAM_NULLPTR
-    tensor.destroyed = True
-    return ACLNN_SUCCESS
+    """aclDestroyTensor -> status: 0; 161001 for None; 161002 for anything not an aclTensor."""
+    ret = _destroy("aclDestroyTensor", aclTensor, tensor)
+    if ret == ACLNN_SUCCESS:
+        tensor.destroyed = True
+    return ret
 
 
 @dataclass
 class aclScalar:  # noqa: N801
-    """A host scalar with an aclDataType."""
+    """A host scalar with an aclDataType. ``value`` is the Python number given to
+    :func:`aclCreateScalar`, which checked that ``data_type`` can hold it."""
 
     value: float | int | bool
     data_type: aclDataType
 
     def to_python(self):
-        return to_numpy_dtype(self.data_type).type(self.value).item()
+        """The value converted to ``data_type`` (float32 overflow gives inf, as a C cast)."""
+        with np.errstate(over="ignore"):
+            return to_numpy_dtype(self.data_type).type(self.value).item()
+
+
+def _check_scalar_value(api: str, value, dt: aclDataType) -> None:
+    """Raise _BadArg unless ``dt`` can hold ``value`` (a bool, int, float or numpy
+    number): integer dtypes need an integral value in range; BOOL takes any number;
+    float dtypes take any real number (overflow rounds to inf)."""
+    if isinstance(value, (bool, np.bool_, int, np.integer, float, np.floating)):
+        npdt = to_numpy_dtype(dt)
+        if npdt.kind in "iu":
+            f = float(value) if isinstance(value, (float, np.floating)) else None
+            if f is not None and not (np.isfinite(f) and f == int(f)):
+                raise _BadArg(f"{api}: value {value!r} is not convertible to {dt.name} (not an integer)")
+            iv = int(value)
+            info = np.iinfo(npdt)
+            if not info.min <= iv <= info.max:
+                raise _BadArg(f"{api}: value {value!r} is out of range for {dt.name} [{info.min}, {info.max}]")
+        return
+    raise _BadArg(f"{api}: value {value!r:.40} ({type(value).__name__}) is not convertible to {dt.name}: "
+                  "give a bool, int or float")
 
 
 def aclCreateScalar(value, data_type) -> aclScalar | None:  # noqa: N802
-    """aclCreateScalar(value, dataType) -> aclScalar (pyACL passes the value itself)."""
+    """aclCreateScalar(value, dataType) -> aclScalar (pyACL passes the value itself),
+    or None: 161001 for a None value; 161002 when ``data_type`` is not an aclDataType
+    or cannot hold ``value`` (a str, a fraction or NaN for an integer dtype, an
+    integer out of the dtype's range). Checked here, not when an op reads it."""
+    api = "aclCreateScalar"
+    if value is None:
+        return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{api}: value is null")
     try:
-        return aclScalar(value, aclDataType(data_type))
+        dt = aclDataType(_as_int(api, "dataType", data_type))
+        _check_scalar_value(api, value, dt)
+        return aclScalar(value, dt)
+    except _BadArg as e:
+        return _fail(ACLNN_ERR_PARAM_INVALID, str(e))
     except (TypeError, ValueError) as e:
-        return _fail(ACLNN_ERR_PARAM_INVALID, f"aclCreateScalar: {e}")
+        return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: {e}")
 
 
 def aclDestroyScalar(scalar) -> int:  # noqa: N802
-    return ACLNN_SUCCESS if scalar is not None else ACLNN_ERR_PARAM_NULLPTR
+    """aclDestroyScalar -> status: 0; 161001 for None; 161002 for anything not an aclScalar."""
+    return _destroy("aclDestroyScalar", aclScalar, scalar)
 
 
 class aclIntArray(tuple):  # noqa: N801
@@ -148,12 +221,20 @@ class aclIntArray(tuple):  # noqa: N801
 
 
 def aclCreateIntArray(values) -> aclIntArray | None:  # noqa: N802
-    """aclCreateIntArray(value, size) -> aclIntArray; pyACL style takes a sequence."""
+    """aclCreateIntArray(value, size) -> aclIntArray; pyACL style takes a sequence of
+    ints (numpy integers included). None: 161001 for None, 161002 for a non-sequence
+    or an element that is not an int (floats and bools are refused, not truncated)."""
+    api = "aclCreateIntArray"
+    if values is None:
+        return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{api}: value is null")
     try:
-        return aclIntArray(int(v) for v in values)
+        return aclIntArray(_as_ints(api, "value", values))
+    except _BadArg as e:
+        return _fail(ACLNN_ERR_PARAM_INVALID, str(e))
     except (TypeError, ValueError) as e:
-        return _fail(ACLNN_ERR_PARAM_INVALID, f"aclCreateIntArray: {e}")
+        return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: {e}")
 
 
 def aclDestroyIntArray(array) -> int:  # noqa: N802
-    return ACLNN_SUCCESS if array is not None else ACLNN_ERR_PARAM_NULLPTR
+    """aclDestroyIntArray -> status: 0; 161001 for None; 161002 for anything not an aclIntArray."""
+    return _destroy("aclDestroyIntArray", aclIntArray, array)
