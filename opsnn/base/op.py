@@ -18,6 +18,7 @@ unusual falls to :func:`_execute_checked`, which finds the exact status and mess
 """
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Callable
 
 from acl_runtime.host_clock import HOST_COST_NS, prepare_cost_ns
@@ -133,6 +134,7 @@ def execute(op_name: str, workspace: int, workspace_size: int, executor: aclOpEx
         need = executor.workspace_size
         dev = _RT.device
         if (executor.state <= REPEATABLE and plan.op_name == op_name and executor.overrides is None
+                and (workspace.__class__ is int or workspace is None)
                 and (not need or (workspace and workspace_size.__class__ is int and workspace_size >= need))
                 and dev is not None and plan.chip is dev.chip):
             try:
@@ -171,13 +173,18 @@ def _execute_checked(op_name: str, workspace, workspace_size, executor, stream) 
                                               "(call aclSetAclOpExecutorRepeatable after phase 1 to reuse it)")
     need = executor.workspace_size
     if need:
-        if isinstance(workspace_size, bool) or not isinstance(workspace_size, int) or workspace_size < need:
-            return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: workspace of {workspace_size!r} B is smaller than the "
+        if isinstance(workspace_size, bool) or not isinstance(workspace_size, Integral):
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: workspace size must be an int (bytes), got "
+                                                  f"{type(workspace_size).__name__}")
+        if workspace_size < need:
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: workspace of {workspace_size} B is smaller than the "
                                                   f"{need} B phase 1 asked for")
         if not workspace:
             return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{name}: workspace address is null but {need} B are needed")
-    if workspace and (isinstance(workspace, bool) or not isinstance(workspace, int) or workspace < 0):
-        return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: workspace address {workspace!r} is not a device address")
+    if workspace is not None and workspace != 0:
+        if isinstance(workspace, bool) or not isinstance(workspace, Integral) or workspace < 0:
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{name}: workspace address {workspace!r} is not a device address")
+        workspace = int(workspace)
     addrs = executor.slot_addrs()
     if 0 in addrs:
         i = addrs.index(0)

@@ -16,9 +16,10 @@ ND = opsnn.aclFormat.ACL_FORMAT_ND
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    """Cache on, empty, counters zeroed; previous settings restored after."""
+    """Cache on and empty, handle pool empty, counters zeroed; previous settings restored after."""
     prev = opsnn.set_executor_cache(enabled=True, verify=False)
     opsnn.clear_executor_cache()
+    POOL.clear()
     POOL.reset_stats()
     yield CACHE
     opsnn.set_executor_cache(**prev)

@@ -154,8 +154,9 @@ def test_workspace_smaller_than_asked_is_161002(npu, rng):
     assert opsnn.aclnnLayerNorm(small, ws - 32, ex, 0) == INVALID
     assert "smaller" in msg() and str(ws) in msg() and str(ws - 32) in msg()
     assert opsnn.aclnnLayerNorm(0, ws, ex, 0) == NULLPTR and "null" in msg()
-    assert opsnn.aclnnLayerNorm(small, float(ws), ex, 0) == INVALID
-    assert opsnn.aclnnLayerNorm(small, ws, ex, 0) == 0
+    assert opsnn.aclnnLayerNorm(small, float(ws), ex, 0) == INVALID and "must be an int" in msg()
+    assert opsnn.aclnnLayerNorm("0x10", ws, ex, 0) == INVALID and "not a device address" in msg()
+    assert opsnn.aclnnLayerNorm(np.uint64(small), np.int64(ws), ex, 0) == 0    # numpy integers are fine
     sync()
     x64 = x.astype(np.float64)
     ref = (x64 - x64.mean(-1, keepdims=True)) / np.sqrt(x64.var(-1, keepdims=True) + 1e-5)
