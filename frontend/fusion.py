@@ -56,6 +56,23 @@ def _scalar_const(g: Graph, name: str) -> float | None:
     return float(np.asarray(v).reshape(-1)[0])
 
 
+def _binary(n: Node | None) -> bool:
+    """``n`` has exactly two named inputs (malformed nodes are left for lowering to report)."""
+    return n is not None and len(n.inputs) == 2 and all(n.inputs)
+
+
+def _perm(n: Node) -> list[int] | None:
+    p = n.attrs.get("perm")
+    if isinstance(p, (list, tuple)) and all(isinstance(v, (int, np.integer)) for v in p):
+        return [int(v) for v in p]
+    return None
+
+
+def _int_attr(n: Node, name: str, default: int) -> int | None:
+    v = n.attrs.get(name, default)
+    return int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else None
+
+
 def _producer_map(nodes: list[Node]) -> dict[str, Node]:
     return {o: n for n in nodes for o in n.outputs if o}
 
@@ -86,7 +103,7 @@ def _fuse_one(g: Graph, index: int) -> bool:
         return c[0] if len(c) == 1 and name not in outputs else None
 
     for mm1 in nodes:
-        if mm1.op_type != "MatMul":
+        if mm1.op_type != "MatMul" or not _binary(mm1):
             continue
         q_name, kt_name = mm1.inputs
         qs, kts = g.shapes.get(q_name), g.shapes.get(kt_name)
@@ -95,7 +112,8 @@ def _fuse_one(g: Graph, index: int) -> bool:
         chain = [mm1]
         cur = single(mm1.outputs[0])
         scale = 1.0
-        if cur is not None and cur.op_type in ("Div", "Mul") and cur.inputs[0] == chain[-1].outputs[0]:
+        if cur is not None and cur.op_type in ("Div", "Mul") and _binary(cur) \
+                and cur.inputs[0] == chain[-1].outputs[0]:
             c = _scalar_const(g, cur.inputs[1])
             if c is None or c == 0:
                 continue
@@ -103,7 +121,7 @@ def _fuse_one(g: Graph, index: int) -> bool:
             chain.append(cur)
             cur = single(cur.outputs[0])
         mask_src = None
-        if cur is not None and cur.op_type == "Add":
+        if cur is not None and cur.op_type == "Add" and _binary(cur):
             other = [i for i in cur.inputs if i != chain[-1].outputs[0]]
             if len(other) != 1:
                 continue
@@ -112,12 +130,12 @@ def _fuse_one(g: Graph, index: int) -> bool:
                 continue
             chain.append(cur)
             cur = single(cur.outputs[0])
-        if cur is None or cur.op_type != "Softmax" or int(cur.attrs.get("axis", -1)) not in (-1, 3) \
+        if cur is None or cur.op_type != "Softmax" or _int_attr(cur, "axis", -1) not in (-1, 3) \
                 or g.opset < 13:
             continue
         chain.append(cur)
         mm2 = single(cur.outputs[0])
-        if mm2 is None or mm2.op_type != "MatMul" or mm2.inputs[0] != cur.outputs[0]:
+        if mm2 is None or mm2.op_type != "MatMul" or not _binary(mm2) or mm2.inputs[0] != cur.outputs[0]:
             continue
         v_name = mm2.inputs[1]
         vs = g.shapes.get(v_name)
@@ -135,7 +153,7 @@ def _fuse_one(g: Graph, index: int) -> bool:
 def _hf_mask_source(g: Graph, prod: dict[str, Node], name: str) -> str | None:
     """The float tensor ``F = Cast(U)`` of an HF additive mask ``(1 - F) * c``, else None."""
     mul = prod.get(name)
-    if mul is None or mul.op_type != "Mul":
+    if mul is None or mul.op_type != "Mul" or not _binary(mul):
         return None
     consts = [_scalar_const(g, i) for i in mul.inputs]
     if sum(c is not None for c in consts) != 1:
@@ -143,17 +161,17 @@ def _hf_mask_source(g: Graph, prod: dict[str, Node], name: str) -> str | None:
     c = next(c for c in consts if c is not None)
     sub_name = mul.inputs[0] if consts[1] is not None else mul.inputs[1]
     sub = prod.get(sub_name)
-    if c > MASK_FILL_MAX or sub is None or sub.op_type != "Sub" or _scalar_const(g, sub.inputs[0]) != 1.0:
+    if c > MASK_FILL_MAX or not _binary(sub) or sub.op_type != "Sub" or _scalar_const(g, sub.inputs[0]) != 1.0:
         return None
     cast = prod.get(sub.inputs[1])
-    if cast is None or cast.op_type != "Cast":
+    if cast is None or cast.op_type != "Cast" or len(cast.inputs) != 1 or not cast.outputs:
         return None
     return cast.outputs[0]
 
 
 def _transpose_of(prod: dict[str, Node], name: str, perm: list[int]) -> str | None:
     n = prod.get(name)
-    if n is not None and n.op_type == "Transpose" and [int(p) for p in n.attrs.get("perm", [])] == perm:
+    if n is not None and n.op_type == "Transpose" and n.inputs and _perm(n) == perm:
         return n.inputs[0]
     return None
 
@@ -174,7 +192,7 @@ def _rewrite(g: Graph, prod, cons, outputs, chain: list[Node], q_name: str, kt_n
         layout, ins = "BSND", [xq, xk, xv]
         merge = cons.get(out_name, [])
         if len(merge) == 1 and out_name not in outputs and merge[0].op_type == "Transpose" and \
-                [int(p) for p in merge[0].attrs.get("perm", [])] == [0, 2, 1, 3]:
+                _perm(merge[0]) == [0, 2, 1, 3]:
             fa_out = merge[0].outputs[0]
             drop.add(id(merge[0]))
         else:

@@ -41,7 +41,7 @@ import numpy as np
 import opsnn
 from opsnn.base.dtypes import from_numpy_dtype
 
-from .lowering import DTensor, PreparedCall, _call
+from .lowering import DTensor, PreparedCall, _call, attr_int, attr_ints, axis_index, bad
 from .onnx_import import Node, UnsupportedModelError
 
 ND = 2  # aclFormat ND
@@ -116,7 +116,7 @@ def _bshape(*shapes) -> tuple[int, ...]:
 
 def _axes_arg(ctx, node: Node, rank: int, input_index: int = 1, attr: str = "axes") -> list[int] | None:
     """Axes from the optional constant input (newer opsets) or the attribute; None if absent."""
-    axes = node.attrs.get(attr)
+    axes = attr_ints(node, attr, None)
     if axes is None and len(node.inputs) > input_index and node.inputs[input_index]:
         axes = _const(ctx, node.inputs[input_index])
         if axes is None:
@@ -124,7 +124,10 @@ def _axes_arg(ctx, node: Node, rank: int, input_index: int = 1, attr: str = "axe
                                         "(they must be constant)")
     if axes is None:
         return None
-    return [int(a) % max(rank, 1) for a in np.asarray(axes).reshape(-1)]
+    norm = [axis_index(node, int(a), rank, "axes value") for a in np.asarray(axes).reshape(-1)]
+    if len(set(norm)) != len(norm):
+        raise bad(node, f"axes {np.asarray(axes).reshape(-1).tolist()} repeat an axis")
+    return norm
 
 
 # ---------------------------------------------------------------------------------- elementwise
@@ -156,7 +159,7 @@ def _unary(aclnn: str):
 
 def lower_gelu(ctx, node: Node, ins):
     x = ins[0]
-    approx = node.attrs.get("approximate", "none")
+    approx = node.attrs.get("approximate", "none") or "none"
     out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
     if approx == "none":
         return [out], [_prep(node, "aclnnGelu", x.tensor, out.tensor)]
@@ -207,7 +210,7 @@ def lower_clip(ctx, node: Node, ins):
 def lower_cast(ctx, node: Node, ins):
     x = ins[0]
     from onnx import helper
-    to = int(node.attrs["to"])
+    to = attr_int(node, "to")
     try:
         dt = np.dtype(helper.tensor_dtype_to_np_dtype(to))
     except Exception:  # noqa: BLE001
@@ -233,7 +236,7 @@ def lower_layer_norm(ctx, node: Node, ins):
     x, scale = ins[0], ins[1]
     bias = ins[2] if len(ins) > 2 and ins[2] is not None else None
     rank = len(x.shape)
-    axis = int(node.attrs.get("axis", -1))
+    axis = attr_int(node, "axis", -1)
     if not -rank <= axis < rank:
         raise UnsupportedModelError(f"LayerNormalization node {node.name!r}: axis {axis} out of range")
     axis %= rank
@@ -277,9 +280,9 @@ def lower_reduce(ctx, node: Node, ins):
     x = ins[0]
     rank = len(x.shape)
     axes = _axes_arg(ctx, node, rank)
-    keep = bool(node.attrs.get("keepdims", 1))
+    keep = bool(attr_int(node, "keepdims", 1))
     if not axes:
-        if node.attrs.get("noop_with_empty_axes", 0):
+        if attr_int(node, "noop_with_empty_axes", 0):
             return [ctx.view(x, node.outputs[0], x.shape)], []
         axes = list(range(rank))
     axes = sorted(set(axes))
@@ -302,16 +305,26 @@ def _permute(ctx, node: Node, x: DTensor, perm, name: str) -> tuple[DTensor, lis
 def lower_transpose(ctx, node: Node, ins):
     x = ins[0]
     rank = len(x.shape)
-    perm = node.attrs.get("perm")
-    perm = list(range(rank))[::-1] if perm is None else [int(p) % max(rank, 1) for p in perm]
+    perm = attr_ints(node, "perm", None)
+    if perm is None:
+        perm = list(range(rank))[::-1]
+    elif sorted(p % max(rank, 1) if -rank <= p < rank else p for p in perm) != list(range(rank)):
+        raise bad(node, f"perm {perm} is not a permutation of the {rank} axes")
+    else:
+        perm = [p % max(rank, 1) for p in perm]
     out, calls = _permute(ctx, node, x, perm, node.outputs[0])
     return [out], calls
 
 
 def lower_concat(ctx, node: Node, ins):
     xs = [t for t in ins if t is not None]
+    if not xs:
+        raise bad(node, "has no inputs")
     rank = len(xs[0].shape)
-    axis = int(node.attrs["axis"]) % max(rank, 1)
+    axis = axis_index(node, attr_int(node, "axis"), rank)
+    for t in xs[1:]:
+        if len(t.shape) != rank or any(a != b for i, (a, b) in enumerate(zip(t.shape, xs[0].shape)) if i != axis):
+            raise bad(node, f"input shapes {[list(t.shape) for t in xs]} differ outside axis {axis}")
     shape = list(xs[0].shape)
     shape[axis] = sum(t.shape[axis] for t in xs)
     out = ctx.alloc(node.outputs[0], shape, xs[0].dtype)
@@ -325,7 +338,7 @@ def lower_concat(ctx, node: Node, ins):
 def lower_gather(ctx, node: Node, ins):
     data, idx = ins
     rank = len(data.shape)
-    axis = int(node.attrs.get("axis", 0)) % max(rank, 1)
+    axis = axis_index(node, attr_int(node, "axis", 0), rank)
     calls: list = []
     ic = _const(ctx, node.inputs[1])
     if ic is not None and (ic < 0).any():
@@ -355,8 +368,8 @@ def lower_gather(ctx, node: Node, ins):
 def _slice_params(ctx, node: Node, shape):
     rank = len(shape)
     if "starts" in node.attrs:  # opset < 10
-        starts, ends = node.attrs["starts"], node.attrs["ends"]
-        axes = node.attrs.get("axes", list(range(len(starts))))
+        starts, ends = attr_ints(node, "starts"), attr_ints(node, "ends")
+        axes = attr_ints(node, "axes", list(range(len(starts))))
         steps = [1] * len(starts)
     else:
         vals = []
@@ -368,11 +381,19 @@ def _slice_params(ctx, node: Node, shape):
                                             "supported (they must be constant)")
             vals.append(None if v is None else [int(a) for a in np.asarray(v).reshape(-1)])
         starts, ends, axes, steps = vals
+        if starts is None or ends is None:
+            raise bad(node, "starts and ends are required")
         axes = list(range(len(starts))) if axes is None else axes
         steps = [1] * len(starts) if steps is None else steps
+    if not len(starts) == len(ends) == len(axes) == len(steps):
+        raise bad(node, f"starts {starts}, ends {ends}, axes {axes} and steps {steps} differ in length")
+    if 0 in steps:
+        raise bad(node, f"steps {steps} must not be 0")
+    norm = [axis_index(node, int(a), rank, "axes value") for a in axes]
+    if len(set(norm)) != len(norm):
+        raise bad(node, f"axes {axes} repeat an axis")
     out = [(0, d, 1) for d in shape]
-    for s, e, a, st in zip(starts, ends, axes, steps):
-        a = int(a) % rank
+    for s, e, a, st in zip(starts, ends, norm, steps):
         rng = slice(int(s), int(e), int(st)).indices(shape[a])
         out[a] = rng
     return out
@@ -460,8 +481,10 @@ def lower_flash_attention(ctx, node: Node, ins):
     aclnnFlashAttentionScore call (softmaxMax/softmaxSum go to internal buffers)."""
     q, k, v = ins[:3]
     mask = ins[3] if len(ins) > 3 and ins[3] is not None else None
-    layout = node.attrs["input_layout"]
-    heads = int(node.attrs["head_num"])
+    layout = node.attrs.get("input_layout")
+    if layout not in ("BSND", "BNSD"):
+        raise bad(node, f"input_layout {layout!r} is not BSND or BNSD")
+    heads = attr_int(node, "head_num")
     if layout == "BSND":
         b, s_q, n, _ = q.shape
         out_shape = (b, s_q, n, v.shape[3])
