@@ -542,8 +542,11 @@ def _check_arity(node: Node, ins: list, opset: int) -> None:
     import onnx
     try:
         schema = onnx.defs.get_schema(node.op_type, opset, "")
-    except Exception:  # noqa: BLE001 - not an ONNX op (an internal fused node)
-        return
+    except Exception:  # noqa: BLE001 - newer than the model's opset (then its first schema), or internal
+        try:
+            schema = onnx.defs.get_schema(node.op_type, "")
+        except Exception:  # noqa: BLE001 - not an ONNX op (an internal fused node)
+            return
     if not schema.min_input <= len(ins) <= schema.max_input:
         raise bad(node, f"has {len(ins)} inputs; the opset-{opset} schema takes {schema.min_input}.."
                         f"{schema.max_input}")
@@ -551,9 +554,11 @@ def _check_arity(node: Node, ins: list, opset: int) -> None:
     if not schema.min_output <= n_out <= schema.max_output or not n_out or not node.outputs[0]:
         raise bad(node, f"has outputs {node.outputs}; the opset-{opset} schema takes {schema.min_output}.."
                         f"{schema.max_output} with the first one named")
-    single = onnx.defs.OpSchema.FormalParameterOption.Single
-    for i, (formal, t) in enumerate(zip(schema.inputs, ins)):
-        if formal.option == single and t is None:
+    optional = onnx.defs.OpSchema.FormalParameterOption.Optional
+    formals = list(schema.inputs)
+    for i, t in enumerate(ins):
+        formal = formals[min(i, len(formals) - 1)]  # the last formal may be variadic
+        if t is None and formal.option != optional:
             raise bad(node, f"required input {i} ({formal.name}) is missing")
 
 
@@ -573,8 +578,10 @@ def lower_node(ctx, node: Node, ins: list[DTensor], opset: int):
         if node.op_type in OPSET_HANDLERS:
             return fn(ctx, node, ins, opset)
         return fn(ctx, node, ins)
-    except UnsupportedModelError:
-        raise
+    except UnsupportedModelError as e:
+        if repr(node.name) in str(e):
+            raise
+        raise bad(node, str(e)) from None  # e.g. a view or tensor that could not be made
     except Exception as e:  # noqa: BLE001 - the last line of defence, see the docstring
         frame = traceback.extract_tb(e.__traceback__)[-1]
         where = f"{type(e).__name__} in {frame.name} at {Path(frame.filename).name}:{frame.lineno}"

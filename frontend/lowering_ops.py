@@ -41,7 +41,7 @@ import numpy as np
 import opsnn
 from opsnn.base.dtypes import from_numpy_dtype
 
-from .lowering import DTensor, PreparedCall, _call, attr_int, attr_ints, axis_index, bad
+from .lowering import DTensor, PreparedCall, _call, attr_float, attr_int, attr_ints, axis_index, bad
 from .onnx_import import Node, UnsupportedModelError
 
 ND = 2  # aclFormat ND
@@ -110,8 +110,12 @@ def _cast_to(ctx, node: Node, src: DTensor, dtype, out_name: str) -> tuple[DTens
     return out, _prep(node, "aclnnCast", src.tensor, _acl(node, dtype), out.tensor)
 
 
-def _bshape(*shapes) -> tuple[int, ...]:
-    return tuple(np.broadcast_shapes(*shapes))
+def _bshape(node: Node, *shapes) -> tuple[int, ...]:
+    """numpy/ONNX broadcast of ``shapes``; UnsupportedModelError if they do not broadcast."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise bad(node, f"input shapes {[list(s) for s in shapes]} do not broadcast") from None
 
 
 def _axes_arg(ctx, node: Node, rank: int, input_index: int = 1, attr: str = "axes") -> list[int] | None:
@@ -134,7 +138,7 @@ def _axes_arg(ctx, node: Node, rank: int, input_index: int = 1, attr: str = "axe
 def lower_binary(ctx, node: Node, ins):
     """Add/Sub/Mul/Div (same-dtype operands, ONNX broadcasting)."""
     a, b = ins
-    shape = _bshape(a.shape, b.shape)
+    shape = _bshape(node, a.shape, b.shape)
     op = node.op_type
     if op == "Div" and a.dtype.kind in "iub":
         tmp = ctx.alloc(node.outputs[0] + "__f32", shape, np.float32)
@@ -170,7 +174,7 @@ def lower_gelu(ctx, node: Node, ins):
 
 def lower_pow(ctx, node: Node, ins):
     x, e = ins
-    shape = _bshape(x.shape, e.shape)
+    shape = _bshape(node, x.shape, e.shape)
     ec = _const(ctx, node.inputs[1])
     via_float = x.dtype.kind in "iu"
     target = ctx.alloc(node.outputs[0] + ("__f32" if via_float else ""), shape,
@@ -191,12 +195,15 @@ def lower_clip(ctx, node: Node, ins):
     x = ins[0]
     out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
     if "min" in node.attrs or "max" in node.attrs:  # opset 6
-        lo, hi = node.attrs.get("min"), node.attrs.get("max")
+        lo = attr_float(node, "min", 0.0) if "min" in node.attrs else None
+        hi = attr_float(node, "max", 0.0) if "max" in node.attrs else None
         return [out], [_prep(node, "aclnnClamp", x.tensor, None if lo is None else _scalar(node, lo, np.float32),
                              None if hi is None else _scalar(node, hi, np.float32), out.tensor)]
     names = [node.inputs[i] if len(node.inputs) > i else "" for i in (1, 2)]
     consts = [_const(ctx, n) if n else None for n in names]
     if all((not n) or c is not None for n, c in zip(names, consts)):
+        if any(c is not None and np.asarray(c).size != 1 for c in consts):
+            raise bad(node, f"min and max must be scalars, got shapes {[list(np.shape(c)) for c in consts]}")
         sc = [None if c is None else _scalar(node, np.asarray(c).reshape(-1)[0], x.dtype) for c in consts]
         if sc[0] is None and sc[1] is None:
             return [out], [_prep(node, "aclnnCast", x.tensor, _acl(node, x.dtype), out.tensor)]
@@ -221,13 +228,13 @@ def lower_cast(ctx, node: Node, ins):
 
 def lower_where(ctx, node: Node, ins):
     c, a, b = ins
-    out = ctx.alloc(node.outputs[0], _bshape(c.shape, a.shape, b.shape), a.dtype)
+    out = ctx.alloc(node.outputs[0], _bshape(node, c.shape, a.shape, b.shape), a.dtype)
     return [out], [_prep(node, "aclnnSWhere", c.tensor, a.tensor, b.tensor, out.tensor)]
 
 
 def lower_equal(ctx, node: Node, ins):
     a, b = ins
-    out = ctx.alloc(node.outputs[0], _bshape(a.shape, b.shape), np.bool_)
+    out = ctx.alloc(node.outputs[0], _bshape(node, a.shape, b.shape), np.bool_)
     return [out], [_prep(node, "aclnnEqTensor", a.tensor, b.tensor, out.tensor)]
 
 
@@ -259,7 +266,7 @@ def lower_layer_norm(ctx, node: Node, ins):
             stats.append(t)
             post.append((t, name))
     call = _prep(node, "aclnnLayerNorm", x.tensor, opsnn.aclCreateIntArray(norm_shape), scale.tensor,
-                 bias.tensor if bias else None, float(node.attrs.get("epsilon", 1e-5)), out.tensor,
+                 bias.tensor if bias else None, attr_float(node, "epsilon", 1e-5), out.tensor,
                  stats[0].tensor if stats[0] else None, stats[1].tensor if stats[1] else None)
     calls = [call]
     outs = [out]
@@ -341,6 +348,9 @@ def lower_gather(ctx, node: Node, ins):
     axis = axis_index(node, attr_int(node, "axis", 0), rank)
     calls: list = []
     ic = _const(ctx, node.inputs[1])
+    if ic is not None and ((ic < -data.shape[axis]) | (ic >= data.shape[axis])).any():
+        raise bad(node, f"constant indices {np.asarray(ic).reshape(-1)[:8].tolist()} leave the range "
+                        f"[-{data.shape[axis]}, {data.shape[axis]}) of axis {axis}")
     if ic is not None and (ic < 0).any():
         idx = ctx.upload(node.outputs[0] + "__indices", np.where(ic < 0, ic + data.shape[axis], ic).astype(ic.dtype))
     base = node.outputs[0]
@@ -438,7 +448,10 @@ def lower_expand(ctx, node: Node, ins):
     shape_c = _const(ctx, node.inputs[1])
     if shape_c is None:
         raise UnsupportedModelError(f"Expand node {node.name!r}: the target shape must be constant")
-    shape = _bshape(x.shape, tuple(int(d) for d in shape_c))
+    shape_c = np.asarray(shape_c)
+    if shape_c.ndim != 1 or shape_c.dtype.kind not in "iu" or (shape_c < 0).any():
+        raise bad(node, f"the target shape must be a 1-D list of dims >= 0, got {shape_c.tolist()}")
+    shape = _bshape(node, x.shape, tuple(int(d) for d in shape_c))
     if shape == x.shape:
         return [ctx.view(x, node.outputs[0], x.shape)], []
     xs = (1,) * (len(shape) - len(x.shape)) + tuple(x.shape)
@@ -459,7 +472,7 @@ def lower_matmul(ctx, node: Node, ins):
     if len(b.shape) == 1:
         b = ctx.view(b, b.name + "__col", (b.shape[0], 1))
         squeeze.append(-1)
-    shape = _bshape(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
+    shape = _bshape(node, a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1])
     name = node.outputs[0] + ("__2d" if squeeze else "")
     out = ctx.alloc(name, shape, a.dtype)
     if len(a.shape) > 2 and len(b.shape) == 2:
@@ -495,7 +508,7 @@ def lower_flash_attention(ctx, node: Node, ins):
     smax = ctx.alloc(node.outputs[0] + "__softmax_max", (b, n, s_q, 8), np.float32)
     ssum = ctx.alloc(node.outputs[0] + "__softmax_sum", (b, n, s_q, 8), np.float32)
     call = _prep(node, "aclnnFlashAttentionScore", q.tensor, k.tensor, v.tensor, None, None, None,
-                 mask.tensor if mask is not None else None, None, float(node.attrs["scale"]), 1.0, 2147483647,
+                 mask.tensor if mask is not None else None, None, attr_float(node, "scale", 1.0), 1.0, 2147483647,
                  2147483647, heads, layout, 0, 0, smax.tensor, ssum.tensor, None, out.tensor)
     return [out], [call]
 

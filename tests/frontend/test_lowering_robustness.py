@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import onnx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from onnx import TensorProto, helper, numpy_helper
 
 from frontend import lowering
@@ -220,6 +222,20 @@ W = {"w": np.ones((2, 3, 3, 3), np.float32)}
     (helper.make_node("MatMul", ["x"], ["y"], name="mm"), _x(), {}, 17, "MatMul node 'mm'"),
     (helper.make_node("Dropout", ["x", "ratio", "t"], ["y"], name="do"), _x(),
      {"ratio": np.array(0.5, np.float32), "t": np.array(True)}, 13, "Dropout node 'do'"),
+    (helper.make_node("Dropout", ["x"], ["y"], name="do", is_test=0), _x(), {}, 6, "Dropout node 'do'"),
+    (helper.make_node("Sum", ["x", "", "x"], ["y"], name="su"), _x(), {}, 13, "Sum node 'su'"),
+    (helper.make_node("Add", ["x", "c"], ["y"], name="ad"), _x(), {"c": np.ones(3, np.float32)}, 13,
+     "Add node 'ad': input shapes"),
+    (helper.make_node("Expand", ["x", "s"], ["y"], name="ex"), _x(), {"s": np.ones((2, 2), np.int64)}, 13,
+     "Expand node 'ex'"),
+    (helper.make_node("Clip", ["x", "lo"], ["y"], name="cl"), _x(), {"lo": np.zeros(2, np.float32)}, 13,
+     "Clip node 'cl'"),
+    (helper.make_node("Gather", ["x", "i"], ["y"], name="ga", axis=1), _x(), {"i": np.array([3], np.int64)}, 13,
+     "Gather node 'ga': constant indices"),
+    (helper.make_node("LayerNormalization", ["x", "s"], ["y"], name="ln", epsilon=[1.0, 2.0]), _x(),
+     {"s": np.ones(4, np.float32)}, 17, "LayerNormalization node 'ln'"),
+    (helper.make_node("LayerNormalization", ["x", ""], ["y"], name="ln"), _x(), {}, 17,
+     "LayerNormalization node 'ln': required input 1"),
 ])
 def test_malformed_models_name_op_and_node(node, inputs, inits, opset, frag):
     """Missing/out-of-range/ill-formed attributes and missing inputs: one
@@ -289,3 +305,32 @@ def test_lower_sum_passes_an_int64_alpha_for_integers(monkeypatch):
     a, b = ctx.alloc("a", (2,), np.int32), ctx.alloc("b", (2,), np.int32)
     _session(lambda: lowering.lower_sum(ctx, Node("Sum", "s", ["a", "b"], ["y"]), [a, b]))
     assert calls and calls[0].data_type == opsnn.aclDataType.ACL_INT64 and calls[0].to_python() == 1
+
+
+OPS = sorted((set(lowering.HANDLERS) | set(lowering.OPSET_HANDLERS)) - {"FlashAttentionScore"})
+ATTR_VALUES = st.sampled_from([0, 1, -1, 2, -7, 1.5, "SAME_UPPER", "x", [1], [1, 1], [0, 0, 0, 0], [-1, 3], [1.5],
+                               [0, 1, 2, 3]])
+ATTR_NAMES = st.sampled_from(["axis", "axes", "perm", "kernel_shape", "strides", "pads", "dilations", "group",
+                              "auto_pad", "ceil_mode", "to", "size", "alpha", "transA", "keepdims", "epsilon",
+                              "training_mode", "starts", "ends", "approximate", "min", "max"])
+CONSTS = st.sampled_from([np.ones(3, np.float32), np.ones((2, 2, 2, 2), np.float32), np.array([0, -1], np.int64),
+                          np.array([3], np.int64), np.array(2, np.int64), np.ones((1, 1), np.float32)])
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(op=st.sampled_from(OPS), shape=st.lists(st.integers(1, 3), min_size=1, max_size=4),
+       consts=st.lists(st.one_of(st.none(), CONSTS), max_size=4), attrs=st.dictionaries(ATTR_NAMES, ATTR_VALUES,
+                                                                                        max_size=3),
+       opset=st.sampled_from([9, 11, 13, 17]))
+def test_any_malformed_node_is_an_unsupported_model_error(op, shape, consts, attrs, opset):
+    """Whatever the attributes, constant inputs (or missing ones) and opset, preparing
+    a one-node model either works or raises UnsupportedModelError naming the node."""
+    inits = {f"c{i}": c for i, c in enumerate(consts) if c is not None}
+    ins = ["x"] + [f"c{i}" if c is not None else "" for i, c in enumerate(consts)]
+    node = helper.make_node(op, ins, ["y"], name="fz", **attrs)
+    m = _model([node], [_vi("x", shape)], ["y"], inits, opset)
+    from frontend.runner import ModelRunner
+    try:
+        _session(lambda: ModelRunner(load_onnx(m)).prepare())
+    except UnsupportedModelError as e:
+        assert "'fz'" in str(e), str(e)
