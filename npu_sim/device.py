@@ -194,12 +194,16 @@ class Device:
         unit = "AIC" if kind is CoreType.AIC else "AIV"
         procs = []
         dispatch = self.chip.block_dispatch_ns
-        block = self._mix_block if kind is CoreType.MIX else self._block
+        mix = kind is CoreType.MIX
+        release = sched.release
         for prog in spec.blocks:
             got = sched.acquire(kind)
             if isinstance(got, simpy.Event):
                 got = yield got
-            procs.append(env.process(block(got, prog, spec, stats, dispatch, scope, unit)))
+            if mix:
+                procs.append(env.process(self._mix_block(got, prog, spec, stats, dispatch, scope, unit)))
+            else:
+                procs.append(env.process(run_block(self, got, prog, spec, stats, scope, unit, dispatch, release)))
         yield simpy.AllOf(env, procs)
         if launch.body is not None and self.backed:
             launch.body(self.memory)
@@ -224,12 +228,6 @@ class Device:
         self.kernel_records.append(dict(name=spec.name, stream=stream.stream_id, start_ns=t0, dur_ns=dur, **args))
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)
-
-    def _block(self, core, prog, spec, stats, dispatch, scope, unit):
-        if dispatch:
-            yield self.env.timeout(dispatch)
-        yield from run_block(self, core, prog, spec, stats, scope, unit)
-        self.scheduler.release(core)
 
     def _mix_block(self, group, prog, spec, stats, dispatch, scope, unit):
         env = self.env

@@ -102,15 +102,19 @@ class KernelStats:
 
 
 def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram, spec: KernelSpec,
-              stats: KernelStats, scope: Any = None, unit: str = "AIV"):
-    """SimPy process: run ``prog`` on ``core``. Waits on: timeouts to each GM stage's
-    start and to the block's end. Holds: the core (released by the caller). Adds to
-    ``stats`` (``unit`` names the core type the time counts for). ``scope`` makes L2
-    keys unique to one launch. ``core`` may be a MIX group ``(aic, aiv, aiv)`` running
-    a fused program: VECTOR/MTE3 stages are drawn on the first AIV and their work is
-    shared by the group's AIVs; the time counts for both units. Returns the block's
-    end time (ns)."""
+              stats: KernelStats, scope: Any = None, unit: str = "AIV", dispatch_ns: float = 0.0,
+              release=None):
+    """SimPy process: wait ``dispatch_ns``, then run ``prog`` on ``core``. Waits on:
+    the dispatch timeout, timeouts to each GM stage's start and to the block's end.
+    Holds: the core, handed to ``release(core)`` at the end if given (else the caller
+    releases it). Adds to ``stats`` (``unit`` names the core type the time counts
+    for). ``scope`` makes L2 keys unique to one launch. ``core`` may be a MIX group
+    ``(aic, aiv, aiv)`` running a fused program: VECTOR/MTE3 stages are drawn on the
+    first AIV and their work is shared by the group's AIVs; the time counts for both
+    units. Returns the block's end time (ns)."""
     env = dev.env
+    if dispatch_ns:
+        yield env.timeout(dispatch_ns)
     fused = isinstance(core, tuple)
     split = len(core) - 1 if fused else 1
     cp = dev.compiled(prog, split)
@@ -119,6 +123,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     pipes = cp.pipes
     S = len(pipes)
     if not n or not S:
+        if release is not None:
+            release(core)
         return base
     groups = cp.groups
     hbm = dev.hbm
@@ -145,29 +151,33 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     l2_total = 0
     gm_total = 0
     remaining = n * S
+    # per stage: (s, its end times, the previous stage's, the next stage's or None)
+    links = [(s, end[s], end[s - 1] if s else None, end[s + 1] if s < last else None) for s in range(S)]
     while remaining:
         # pick the startable stage with the earliest start
         best_s = -1
         best_t = 0.0
-        for s in range(S):
+        for s, end_s, end_prev, end_next in links:
             i = nxt[s]
             if i >= n:
                 continue
-            if s:
+            if end_prev is not None:
                 if nxt[s - 1] <= i:
                     continue
-                t = end[s - 1][i]
+                t = end_prev[i]
             else:
                 t = base
-            if s < last and i >= bn:
-                if nxt[s + 1] <= i - bn:
+            if end_next is not None and i >= bn:
+                j = i - bn
+                if nxt[s + 1] <= j:
                     continue
-                if end[s + 1][i - bn] > t:
-                    t = end[s + 1][i - bn]
-            if i and end[s][i - 1] > t:
-                t = end[s][i - 1]
+                if end_next[j] > t:
+                    t = end_next[j]
+            if i and end_s[i - 1] > t:
+                t = end_s[i - 1]
             if best_s < 0 or t < best_t:
-                best_s, best_t = s, t
+                best_s = s
+                best_t = t
         s = best_s
         i = nxt[s]
         cnt, eng, fixed, scalar, bus, keyed, nbytes, gm, write = groups[s][gidx[s]]
@@ -239,6 +249,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     for u, k in units:
         stats.core_ns[u] = stats.core_ns.get(u, 0.0) + k * (block_end - base)
         stats.blocks[u] = stats.blocks.get(u, 0) + k
+    if release is not None:
+        release(core)
     return block_end
 
 

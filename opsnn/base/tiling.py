@@ -76,8 +76,9 @@ def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_un
     if min_units_per_block is None:
         per_unit = max(in_bytes_per_unit + out_bytes_per_unit, 1e-9)
         min_units_per_block = max(1, int(MIN_BLOCK_BYTES // per_unit))
-    block_dim = max(1, min(cores, ceil_div(total_units, max(min_units_per_block, 1))))
-    per_block = ceil_div(total_units, block_dim)
+    # per-block factor first, then block_dim (ops-nn's blockFactor / blockDim order): the
+    # factor never shrinks as the problem grows, so neither does the longest block
+    per_block = max(min_units_per_block, 1, ceil_div(total_units, cores))
     block_dim = ceil_div(total_units, per_block)
     ub_factor = min(ub_factor, per_block)
 
@@ -141,17 +142,21 @@ MAX_CUBE_STEPS_PER_BLOCK = 256
 
 def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: int, k_frac: int,
                      buffer_num: int):
-    """(base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1."""
+    """(base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1.
+
+    Edges start from {256, 128, 64, 32, 16} and are then balanced: ``ceil(dim /
+    edge)`` tiles of equal aligned size (so M = 129 gives 2 tiles of 80, not 128 + 1),
+    and K is split into equal chunks no longer than L1 allows.
+    """
     frac = 16
-
-    def sizes(dim_al: int) -> list[int]:
-        out = [s for s in (256, 128, 64, 32, 16) if s <= dim_al]
-        if dim_al < 256 and dim_al not in out:
-            out.append(dim_al)  # one tile covering the whole (aligned) dim
-        return out or [frac]
-
-    for bm in sizes(m_al):
-        for bn in sizes(n_al):
+    seen = set()
+    for bm0 in (256, 128, 64, 32, 16):
+        bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
+        for bn0 in (256, 128, 64, 32, 16):
+            bn = align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac)
+            if (bm, bn) in seen:
+                continue
+            seen.add((bm, bn))
             acc = bm * bn * 4  # L0C accumulates in fp32
             l0c_buf = buffer_num if acc * buffer_num <= chip.l0c_bytes else 1
             if acc * l0c_buf > chip.l0c_bytes:
@@ -160,11 +165,16 @@ def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: in
                          chip.l0b_bytes // (buffer_num * bn * item)) // k_frac * k_frac
             if base_k < k_frac:
                 continue
-            k_l1 = chip.l1_bytes // (buffer_num * (bm + bn) * item)
-            k_l1 = min(k_al, k_l1 // base_k * base_k)
-            if k_l1 < base_k:
+            k_max = chip.l1_bytes // (buffer_num * (bm + bn) * item) // base_k * base_k
+            if k_max < base_k:
                 continue
-            yield bm, bn, base_k, k_l1, l0c_buf
+            kc_min = ceil_div(k_al, k_max)
+            # more, shorter K chunks than L1 forces let the copies overlap the Cube
+            for kc in sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}):
+                k_l1 = align_up(ceil_div(k_al, kc), k_frac)  # equal K chunks
+                if kc > kc_min and (k_l1 < k_frac or ceil_div(k_al, k_l1) != kc):
+                    continue
+                yield bm, bn, base_k, k_l1, l0c_buf
 
 
 def cube_kernel(chip: ChipConfig, name: str, batch: int, m: int, n: int, k: int, in_itemsize: int,
@@ -173,12 +183,16 @@ def cube_kernel(chip: ChipConfig, name: str, batch: int, m: int, n: int, k: int,
                 max_steps_per_block: int = MAX_CUBE_STEPS_PER_BLOCK) -> tuple[KernelSpec, MatmulTilingData]:
     """Tile a (batched) GEMM over AICs, L1 and L0A/L0B/L0C.
 
-    Base tile: among the (base_m, base_n) in {16..256} that fit L0A/L0B/L0C (L0C
-    double-buffered when it fits, else single) and L1, the one with the least
-    estimated time: rounds of ``ceil(out_tiles / aic_count)`` times the slowest of the
-    tile's Cube time, its MTE2 time (with one DMA latency per operand per K chunk)
-    and its share of L2 bandwidth; among those within 3% of the fastest, the one with
-    the fewest K chunks in all, then the larger tile.
+    Base tile: among the (base_m, base_n) in {16..256} (balanced to equal tiles) that
+    fit L0A/L0B/L0C (L0C double-buffered when it fits, else single) and L1, the one
+    and K split (the fewest equal chunks L1 allows, or a few more so copies overlap
+    the Cube) with the least estimated time, from the documented stage formulas: one
+    block is a pipeline of ``ceil(out_tiles / aic_count) * k_chunks`` steps (the
+    first passes MTE2, MTE1 and Cube, each later one adds the slowest of them) plus
+    the last FixPipe write; or the L2 time of all the traffic, or the HBM time of
+    the operands (all the traffic if they do not fit in half the L2), if longer.
+    Among those within 3% of the fastest, the one on the most cores, then with the
+    fewest K chunks in all, then the larger tile.
 
     Per K chunk of one output tile: MTE2 loads the A and B chunks GM->L1 (A's GM
     bytes divided by ``a_gm_reuse``: a convolution's Load3D re-reads one feature map
@@ -201,28 +215,39 @@ def cube_kernel(chip: ChipConfig, name: str, batch: int, m: int, n: int, k: int,
     m_al, n_al, k_al = align_up(max(m, 1), frac), align_up(max(n, 1), frac), align_up(max(k, 1), k_frac)
     rate = chip.cube_macs_per_cycle(cube_dtype)
     cores = chip.aic_count
-    lat_cyc = chip.dma_latency_ns / chip.ns_per_cycle
-    l2_per_cyc = chip.l2_bandwidth_bytes_per_ns * chip.ns_per_cycle
     cands = []
+    cyc = chip.ns_per_cycle
+    lat, scalar = chip.dma_latency_ns, chip.scalar_ns_per_tile
+    unique = (m * k / a_gm_reuse + k * n) * item * batch
     for bm, bn, bk, kl1, l0c_buf in _cube_candidates(chip, m_al, n_al, k_al, item, k_frac, buffer_num):
         tiles = batch * ceil_div(m_al, bm) * ceil_div(n_al, bn)
         rounds = ceil_div(tiles, cores)
-        cube_cyc = bm * bn * k_al / rate
-        mte2_bytes = (bm * k_al / a_gm_reuse + k_al * bn) * item
-        mte2_cyc = mte2_bytes / chip.mte2_bytes_per_cycle + 2 * ceil_div(k_al, kl1) * lat_cyc
-        l2_cyc = min(tiles, cores) * mte2_bytes / l2_per_cyc
-        est = rounds * max(cube_cyc, mte2_cyc, l2_cyc)
-        cands.append((est, tiles * ceil_div(k_al, kl1), -bm * bn, (bm, bn, bk, kl1, l0c_buf)))
+        kc = ceil_div(k_al, kl1)
+        ab = (bm * kl1 / a_gm_reuse + kl1 * bn) * item           # one K chunk's GM bytes
+        t_mte2 = 2 * lat + ab / chip.mte2_bytes_per_cycle * cyc + scalar
+        t_mte1 = (bm + bn) * kl1 * item / chip.mte1_bytes_per_cycle * cyc + scalar
+        t_cube = bm * bn * kl1 / rate * cyc + scalar
+        t_fix = lat + bm * bn * out_itemsize / chip.fixpipe_bytes_per_cycle * cyc + scalar
+        # one block as a pipeline of rounds * kc steps: the first step passes every
+        # stage, each later one adds the slowest stage; then the last FixPipe write
+        steps = rounds * kc
+        core = t_mte2 + t_mte1 + t_cube + (steps - 1) * max(t_mte2, t_mte1, t_cube) + t_fix
+        traffic = tiles * kc * ab
+        # re-reads come from L2 when the operands fit in it, else from HBM
+        hbm = unique if unique <= chip.l2_bytes // 2 else traffic
+        est = max(core, traffic / chip.l2_bandwidth_bytes_per_ns, hbm / chip.hbm_bandwidth_bytes_per_ns)
+        cands.append((est, (-min(tiles, cores), tiles * kc, -bm * bn), (bm, bn, bk, kl1, l0c_buf)))
     best = None
     if cands:
-        # the fastest estimate; within 3% of it, the fewest K chunks (fewer, larger transfers)
+        # the fastest estimate; within 3% of it, the most cores (latency hides behind other
+        # cores' transfers), then the fewest K chunks (fewer, larger transfers)
         fastest = min(c[0] for c in cands)
-        best = min((c for c in cands if c[0] <= fastest * 1.03), key=lambda c: (c[1], c[2]))
+        best = min((c for c in cands if c[0] <= fastest * 1.03), key=lambda c: c[1])
     if best is None:
         raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR,
                          f"{name}: no cube tile fits {chip.name}'s buffers (L0A {chip.l0a_bytes} B, L0B "
                          f"{chip.l0b_bytes} B, L0C {chip.l0c_bytes} B, L1 {chip.l1_bytes} B) at {item} B per element")
-    base_m, base_n, base_k, k_l1, l0c_buf = best[3]
+    base_m, base_n, base_k, k_l1, l0c_buf = best[2]
     mt, nt, kc = ceil_div(m_al, base_m), ceil_div(n_al, base_n), ceil_div(k_al, k_l1)
     out_tiles = batch * mt * nt
     block_dim = min(cores, out_tiles)
