@@ -41,7 +41,13 @@ class VectorTilingData:
     ub_factor: int
     buffer_num: int
     ub_bytes_used: int
+    tiles_per_step: int = 1
 
+
+#: most timed steps one vector block is given before UB tiles are merged into steps
+#: (``Stage.tiles``), to keep SimPy events in the thousands for GiB-sized tensors; the
+#: timing error of merging is one step's fill, under 1/max_steps of the block [A]
+MAX_VECTOR_STEPS_PER_BLOCK = 256
 
 #: smallest input a vector block is given (bytes) [A]: below this, dispatching one more
 #: block costs more than the transfer it would take over
@@ -51,7 +57,8 @@ MIN_BLOCK_BYTES = 4096
 def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_unit: float,
                   out_bytes_per_unit: float, vec_bytes_per_unit: float, *, tmp_bytes_per_unit: float = 0.0,
                   fixed_ub_bytes: int = 0, buffer_num: int = 2, min_units_per_block: int | None = None,
-                  tiling_key: int = 0, args: dict | None = None) -> tuple[KernelSpec, VectorTilingData]:
+                  tiling_key: int = 0, args: dict | None = None, vec_instrs_per_tile: int = 0,
+                  max_steps_per_block: int = MAX_VECTOR_STEPS_PER_BLOCK) -> tuple[KernelSpec, VectorTilingData]:
     """Tile ``total_units`` units over AIVs and UB.
 
     Per unit the kernel copies in ``in_bytes_per_unit`` (MTE2), streams
@@ -59,6 +66,14 @@ def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_un
     ``out_bytes_per_unit`` (MTE3). UB holds ``buffer_num`` slots of in+out tiles plus
     ``tmp_bytes_per_unit`` scratch per unit and ``fixed_ub_bytes`` (e.g. broadcast
     parameters). Raises AclnnError(561002) if one unit does not fit in UB.
+
+    Blocks: the per-block factor is ``max(min_units_per_block, ceil(total / cores))``
+    and ``block_dim = ceil(total / factor)`` (the last block takes the rest), so the
+    longest block never shrinks as the problem grows. ``vec_instrs_per_tile``: vector
+    instructions one UB tile issues (e.g. one per pass; 0 = the least possible, one
+    per 255 repeats), each paying ``vector_issue_ns``. A block with more than
+    ``max_steps_per_block`` UB tiles has them merged into timed steps of equal tiles
+    (``Stage.tiles``; bytes summed, fixed costs per tile kept).
     """
     total_units = max(int(total_units), 1)
     slot = buffer_num * (in_bytes_per_unit + out_bytes_per_unit) + tmp_bytes_per_unit
@@ -82,14 +97,22 @@ def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_un
     block_dim = ceil_div(total_units, per_block)
     ub_factor = min(ub_factor, per_block)
 
-    def tile(units: int) -> tuple[Stage, ...]:
-        return (Stage(Pipe.MTE2, nbytes=int(math.ceil(units * in_bytes_per_unit))),
-                Stage(Pipe.VECTOR, vector_bytes=int(math.ceil(units * vec_bytes_per_unit))),
-                Stage(Pipe.MTE3, nbytes=int(math.ceil(units * out_bytes_per_unit))))
+    def tile(units: int, g: int = 1) -> tuple[Stage, ...]:
+        return (Stage(Pipe.MTE2, nbytes=g * int(math.ceil(units * in_bytes_per_unit)), tiles=g),
+                Stage(Pipe.VECTOR, vector_bytes=g * int(math.ceil(units * vec_bytes_per_unit)), tiles=g,
+                      issues=g * vec_instrs_per_tile),
+                Stage(Pipe.MTE3, nbytes=g * int(math.ceil(units * out_bytes_per_unit)), tiles=g))
+
+    steps_of = [1]
 
     def program(units: int) -> BlockProgram:
         full, tail = divmod(units, ub_factor)
-        tiles = [TileSpec(tile(ub_factor), full)] if full else []
+        g = ceil_div(full, max(1, max_steps_per_block)) if full > max_steps_per_block else 1
+        steps, rest = divmod(full, g)
+        steps_of[0] = max(steps_of[0], g)
+        tiles = [TileSpec(tile(ub_factor, g), steps)] if steps else []
+        if rest:
+            tiles.append(TileSpec(tile(ub_factor, rest), 1))
         if tail:
             tiles.append(TileSpec(tile(tail), 1))
         return BlockProgram(tuple(tiles))
@@ -98,7 +121,7 @@ def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_un
     last_units = total_units - per_block * (block_dim - 1)
     blocks = (main,) * (block_dim - 1) + ((main if last_units == per_block else program(last_units)),)
     ub_used = int(math.ceil(slot * ub_factor)) + fixed_ub_bytes
-    td = VectorTilingData(total_units, block_dim, per_block, ub_factor, buffer_num, ub_used)
+    td = VectorTilingData(total_units, block_dim, per_block, ub_factor, buffer_num, ub_used, steps_of[0])
     spec = KernelSpec(name, CoreType.AIV, blocks, buffer_num, {Buffer.UB: ub_used}, tiling_key,
                       dict(args or {}, tiling=asdict(td)))
     return spec, td
