@@ -98,14 +98,21 @@ def render_summary(console: Console, data: TraceData, source_name: str, top: int
         t.add_row(*(cells[c] for c in cols))
     console.print(t)
     if any(r["bytes_from_pipes"] for r in rep["ops"]):
-        console.print("  [dim]* bytes measured from the op's MTE2/MTE3/FIXPIPE spans (no 'bytes' arg)[/dim]")
+        console.print("  [dim]* GM bytes the kernel's MTE2/MTE3/FIXPIPE moved (no 'bytes' arg)[/dim]")
     pipes = [p for p in PIPE_ORDER if any(p in r["pipe_ratio"] for r in rep["ops"])]
     if pipes:
-        t = _table("Pipe ratios of those ops (pipe busy / (task time x cores used), as msprof)", "Op", *pipes)
+        bounds = any(r.get("bound") for r in rep["ops"])
+        t = _table("Pipe ratios of those ops (pipe busy / time of the cores that have it, as msprof)", "Op",
+                   *pipes, *(("Bound",) if bounds else ()))
         for r in rep["ops"]:
             if r["pipe_ratio"]:
-                t.add_row(r["name"], *(pct(r["pipe_ratio"][p]) if p in r["pipe_ratio"] else "-" for p in pipes))
+                extra = (r.get("bound") or "-",) if bounds else ()
+                t.add_row(r["name"], *(pct(r["pipe_ratio"][p]) if p in r["pipe_ratio"] else "-" for p in pipes),
+                          *extra)
         console.print(t)
+        if bounds:
+            console.print("  [dim]Bound: compute / memory when that resource works at least half the kernel's "
+                          "time, else latency (npu_sim/metrics.py, docs/timing.md)[/dim]")
 
     t = _table("Engine utilisation (busy over cores x active span)", "Device", "Core", "Pipe", "Cores",
                "Busy (ns)", "Utilisation", "")
