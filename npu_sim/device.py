@@ -171,9 +171,22 @@ class Device:
                     f"{spec.name}: tiling needs {used} B of {buf.value} but {self.chip.name} has {cap[buf]} B")
         if ct is not CoreType.MIX and any(isinstance(b, MixBlockProgram) for b in spec.blocks):
             raise KernelConfigError(f"{spec.name}: MixBlockProgram blocks need core_type MIX, not {ct.value}")
+        split = 2 if ct is CoreType.MIX else 1
+        seen: set[int] = set()
         for b in spec.blocks:
+            if id(b) in seen:
+                continue
+            seen.add(id(b))
             if isinstance(b, MixBlockProgram) and len(b.aiv) > 2:
                 raise KernelConfigError(f"{spec.name}: a MIX block has 2 AIVs, got {len(b.aiv)} AIV programs")
+            try:  # compiled once per program and device; the run reuses it
+                if isinstance(b, MixBlockProgram):
+                    for p in (b.aic,) + b.aiv:
+                        self.compiled(p)
+                else:
+                    self.compiled(b, split)
+            except ValueError as e:
+                raise KernelConfigError(f"{spec.name}: {e}") from None
 
     def submit_kernel(self, stream: Stream, launch: KernelLaunch, enqueue_ns: float,
                       flow_id: int | None = None) -> simpy.Process:

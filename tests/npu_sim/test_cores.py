@@ -182,3 +182,12 @@ def test_coupled_cube_and_vector_kernels_compete_for_ai_cores():
     assert three_waves < over + c_t      # the premise: the AI Cores never free up in time
     assert rec["vec"]["dur_ns"] == pytest.approx(three_waves)
     assert cores_used(dev, "vec") == [f"AIV{i}" for i in range(7)]
+
+
+def test_tile_groups_with_different_pipes_are_refused():
+    """Every TileSpec of a block must use the same pipe sequence; a mismatch is refused
+    at submit time, naming both sequences."""
+    prog = BlockProgram((TileSpec((Stage(Pipe.VECTOR, vector_bytes=256),)),
+                         TileSpec((Stage(Pipe.MTE2, nbytes=64), Stage(Pipe.VECTOR, vector_bytes=256)))))
+    with pytest.raises(KernelConfigError, match="share one pipe sequence"):
+        Device(TINY).check_kernel(KernelLaunch(KernelSpec("k", CoreType.AIV, (prog,)), None))
