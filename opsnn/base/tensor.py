@@ -197,12 +197,15 @@ def aclCreateScalar(value, data_type) -> aclScalar | None:  # noqa: N802
     """aclCreateScalar(value, dataType) -> aclScalar (pyACL passes the value itself),
     or None: 161001 for a None value; 161002 when ``data_type`` is not an aclDataType
     or cannot hold ``value`` (a str, a fraction or NaN for an integer dtype, an
-    integer out of the dtype's range). Checked here, not when an op reads it."""
+    integer out of the dtype's range). Checked here, not when an op reads it. A 0-d
+    numeric numpy array counts as its number."""
     api = "aclCreateScalar"
     if value is None:
         return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{api}: value is null")
     try:
         dt = aclDataType(_as_int(api, "dataType", data_type))
+        if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "biuf":
+            value = value.item()  # a 0-d numpy array holds one number
         _check_scalar_value(api, value, dt)
         return aclScalar(value, dt)
     except _BadArg as e:

@@ -100,6 +100,7 @@ def test_destroy_tensor_null_and_ok():
     ("1.5", T.ACL_FLOAT, ("str",)),
     (b"1", T.ACL_INT32, ("bytes",)),
     ([1.0], T.ACL_FLOAT, ("list",)),
+    (np.ones(2), T.ACL_FLOAT, ("ndarray",)),
     (1 + 2j, T.ACL_FLOAT, ("complex",)),
     (300, T.ACL_INT8, ("300", "INT8")),
     (-1, T.ACL_UINT8, ("-1", "UINT8")),
@@ -123,6 +124,7 @@ def test_create_scalar_null_value():
     (1.5, T.ACL_FLOAT, 1.5), (2, T.ACL_FLOAT, 2.0), (True, T.ACL_FLOAT, 1.0), (np.float64(0.25), T.ACL_FLOAT16, 0.25),
     (3, T.ACL_INT8, 3), (np.int64(-7), T.ACL_INT64, -7), (4.0, T.ACL_INT32, 4), (True, T.ACL_BOOL, True),
     (1, T.ACL_BOOL, True), (1e40, T.ACL_FLOAT, float("inf")), (255, T.ACL_UINT8, 255),
+    (np.asarray(2.5, np.float32), T.ACL_FLOAT, 2.5), (np.asarray(3), T.ACL_INT32, 3),
 ])
 def test_create_scalar_valid(value, dtype, expect):
     """Numbers the dtype can hold (floats beyond float32's range round to inf, as a C
