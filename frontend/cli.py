@@ -348,7 +348,8 @@ def cmd_run(args, console: Console) -> int:
             ref = reference_evaluator(model).run(None, feeds)
             ref_s = time.perf_counter() - t1
             errs = [rel_error(result.outputs[name], r) for name, r in zip(graph.outputs, ref)]
-            check = {"rel_err": max(errs, default=0.0), "tol": args.tol}
+            uniform = all(np.asarray(r).size > 1 and np.ptp(np.asarray(r, np.float64)) == 0 for r in ref)
+            check = {"rel_err": max(errs, default=0.0), "tol": args.tol, "uniform": uniform}
         except Exception as e:  # noqa: BLE001 - the reference itself may not support a model
             console.print(f"[yellow]warning:[/] onnx reference evaluator failed, outputs not checked: {e}")
 

@@ -69,7 +69,9 @@ def print_summary(console: Console, *, model: str, chip: ChipConfig, result, rec
         ok = check["rel_err"] <= check["tol"]
         head.add_row("check vs onnx reference",
                      f"[{'green' if ok else 'red'}]max rel err {check['rel_err']:.2e} "
-                     f"({'PASS' if ok else 'FAIL'} at {check['tol']:.0e})[/]")
+                     f"({'PASS' if ok else 'FAIL'} at {check['tol']:.0e})[/]"
+                     + ("  [yellow]weak: the reference outputs are uniform (constant weights); "
+                        "try `npu-sim reweight`[/]" if check.get("uniform") else ""))
     head.add_row("trace", trace_path or "(not written)")
     console.print(head)
 
