@@ -25,7 +25,6 @@ from .activation.lrn import aclnnLrn, aclnnLrnGetWorkspaceSize
 from .norm.layer_norm import aclnnLayerNorm, aclnnLayerNormGetWorkspaceSize
 from .attention.flash_attention_score import aclnnFlashAttentionScore, aclnnFlashAttentionScoreGetWorkspaceSize
 from .norm.rms_norm import aclnnRmsNorm, aclnnRmsNormGetWorkspaceSize
-from .reduce.op_api import aclnnMean, aclnnMeanGetWorkspaceSize, aclnnReduceSum, aclnnReduceSumGetWorkspaceSize
 from .math.elementwise import (aclnnAdds, aclnnAddsGetWorkspaceSize, aclnnDiv, aclnnDivGetWorkspaceSize, aclnnDivs,
                                aclnnDivsGetWorkspaceSize, aclnnInplaceAdd, aclnnInplaceAddGetWorkspaceSize,
                                aclnnInplaceAdds, aclnnInplaceAddsGetWorkspaceSize, aclnnInplaceDiv,
@@ -47,10 +46,11 @@ from .math.select import (aclnnEqScalar, aclnnEqScalarGetWorkspaceSize, aclnnEqT
 from .math.cast import aclnnCast, aclnnCastGetWorkspaceSize
 from .activation.unary import (aclnnGelu, aclnnGeluGetWorkspaceSize, aclnnGeluV2, aclnnGeluV2GetWorkspaceSize,
                                aclnnSilu, aclnnSiluGetWorkspaceSize)
+from .reduce.op_api import aclnnMean, aclnnMeanGetWorkspaceSize, aclnnReduceSum, aclnnReduceSumGetWorkspaceSize
 from .transform.tensor_list import aclCreateTensorList, aclDestroyTensorList, aclTensorList
 from .transform.permute import aclnnPermute, aclnnPermuteGetWorkspaceSize
 from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize
 from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
+from .matmul.op_api import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize
 from .base.cache import clear_executor_cache, executor_cache_stats, no_executor_cache, set_executor_cache
 from .base.pool import executor_pool_stats
-from .matmul.op_api import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize
