@@ -4,6 +4,36 @@ Units: bytes, Hz, ns, and bandwidths in bytes per ns (numerically equal to GB/s)
 Each preset module documents where each figure comes from (``../shared/DESIGN.md``
 section 4 collects the sources: the CANN platform config files, the Ascend C docs,
 or "assumption" where no public figure exists).
+
+Validation beyond "positive": every float must be finite, every alignment
+(``ub_align_bytes``, ``l1_align_bytes``, ``l0ab_align_bytes``, ``l0c_align_bytes``,
+``malloc_align_bytes``, ``malloc_round_bytes``) a positive power of two, and
+``malloc_align_bytes`` at least 32 (aclCreateTensor needs 32 B aligned addresses).
+Sanity bounds [A] -- not hardware facts; wide enough for any real chip, narrow enough
+that a typo (a clock of 1e-300 Hz, a bandwidth of 1e300 GB/s, a billion cores) fails
+at load, naming the field, instead of as a hang or a division by zero much later.
+:data:`BOUNDS` lists them (inclusive):
+
+==============================================  ==========================================
+fields                                          bounds
+==============================================  ==========================================
+``clock_hz``                                    1e6 .. 1e11 Hz (1 MHz .. 100 GHz)
+``l2_bandwidth_bytes_per_ns``,                  1e-3 .. 1e6 bytes/ns (1 MB/s .. 1 PB/s)
+``hbm_bandwidth_bytes_per_ns``,
+``host_link_bandwidth_bytes_per_ns``
+``dma_latency_ns``, ``host_link_latency_ns``,   0 .. 1e9 ns (1 s)
+``kernel_launch_ns``, ``block_dispatch_ns``,
+``vector_issue_ns``, ``scalar_ns_per_tile``
+``aic_count``, ``aiv_count``                    .. 4096 cores (each is a simulated object)
+``hbm_bytes``, ``l2_bytes``                     .. 2**42 bytes (4 TiB; device address spaces
+                                                are 2**44 apart, see npu_sim.device_memory)
+``ub_bytes``, ``l1_bytes``, ``l0a_bytes``,      .. 2**30 bytes (1 GiB)
+``l0b_bytes``, ``l0c_bytes``,
+``bias_table_bytes``
+per-cycle rates (``*_per_cycle``)               .. 2**24
+``vector_repeat_bytes``, ``gm_burst_bytes``     .. 2**20 bytes
+``vector_max_repeats``                          .. 65535
+==============================================  ==========================================
 """
 from __future__ import annotations
 
@@ -12,7 +42,21 @@ from enum import Enum
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+#: sanity bounds [A] (see the module docstring): clock, bandwidth, latency, sizes
+CLOCK_HZ = dict(ge=1e6, le=1e11)
+BANDWIDTH = dict(ge=1e-3, le=1e6)
+LATENCY_NS = dict(ge=0, le=1e9)
+MAX_CORES = 4096
+MAX_MEMORY_BYTES = 2 ** 42
+MAX_BUFFER_BYTES = 2 ** 30
+MAX_PER_CYCLE = 2 ** 24
+MAX_GRANULE_BYTES = 2 ** 20
+
+ALIGN_FIELDS = ("ub_align_bytes", "l1_align_bytes", "l0ab_align_bytes", "l0c_align_bytes", "malloc_align_bytes",
+                "malloc_round_bytes")
 
 
 class Architecture(str, Enum):
@@ -34,59 +78,71 @@ class ChipConfig(BaseModel):
     Load/save with :meth:`from_file` / :meth:`to_file` (``.json``, ``.yaml``/``.yml``).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     name: str = Field(description="Preset name, e.g. 'ascend910b2'")
     description: str = ""
     architecture: Architecture = Architecture.SEPARATED
 
     # ---- cores ------------------------------------------------------------
-    aic_count: int = Field(gt=0, description="AI Cores with a Cube unit (AIC)")
-    aiv_count: int = Field(ge=0, description="Vector cores (AIV)")
-    clock_hz: float = Field(gt=0, description="AI Core clock in Hz")
+    aic_count: int = Field(gt=0, le=MAX_CORES, description="AI Cores with a Cube unit (AIC)")
+    aiv_count: int = Field(ge=0, le=MAX_CORES, description="Vector cores (AIV)")
+    clock_hz: float = Field(**CLOCK_HZ, description="AI Core clock in Hz")
 
     # ---- compute rates ------------------------------------------------------
-    cube_fp16_macs_per_cycle: int = Field(gt=0, description="fp16/bf16 MACs per cycle per AIC (16x16x16=4096)")
-    cube_int8_macs_per_cycle: int = Field(gt=0, description="int8 MACs per cycle per AIC (16x32x16=8192)")
-    cube_fp32_macs_per_cycle: int = Field(gt=0, description="fp32 MACs per cycle per AIC (cubeMathType KEEP_DTYPE)")
-    cube_hf32_macs_per_cycle: int = Field(0, ge=0, description="HF32 MACs per cycle per AIC (cubeMathType "
+    cube_fp16_macs_per_cycle: int = Field(gt=0, le=MAX_PER_CYCLE,
+                                          description="fp16/bf16 MACs per cycle per AIC (16x16x16=4096)")
+    cube_int8_macs_per_cycle: int = Field(gt=0, le=MAX_PER_CYCLE,
+                                          description="int8 MACs per cycle per AIC (16x32x16=8192)")
+    cube_fp32_macs_per_cycle: int = Field(gt=0, le=MAX_PER_CYCLE,
+                                          description="fp32 MACs per cycle per AIC (cubeMathType KEEP_DTYPE)")
+    cube_hf32_macs_per_cycle: int = Field(0, ge=0, le=MAX_PER_CYCLE,
+                                          description="HF32 MACs per cycle per AIC (cubeMathType "
                                           "ALLOW_FP32_DOWN_PRECISION / USE_HF32); 0 = half the fp16 rate [A]")
-    vector_bytes_per_cycle: int = Field(gt=0, description="Vector unit: bytes of operand per cycle (one 256 B repeat)")
-    vector_repeat_bytes: int = Field(256, gt=0, description="Bytes one vector repeat processes (8 x 32 B blocks) [AC]")
-    vector_max_repeats: int = Field(255, gt=0, description="Most repeats one vector instruction can issue [AC]")
-    vector_issue_ns: float = Field(10.0, ge=0, description="Fixed cost of one vector instruction (issue and "
-                                                            "pipeline fill), ns [A]")
-    scalar_ns_per_tile: float = Field(ge=0, description="Scalar overhead charged once per tile per stage (ns): "
-                                                        "loop, address and queue bookkeeping")
+    vector_bytes_per_cycle: int = Field(gt=0, le=MAX_PER_CYCLE,
+                                        description="Vector unit: bytes of operand per cycle (one 256 B repeat)")
+    vector_repeat_bytes: int = Field(256, gt=0, le=MAX_GRANULE_BYTES,
+                                     description="Bytes one vector repeat processes (8 x 32 B blocks) [AC]")
+    vector_max_repeats: int = Field(255, gt=0, le=65535,
+                                    description="Most repeats one vector instruction can issue [AC]")
+    vector_issue_ns: float = Field(10.0, **LATENCY_NS,
+                                   description="Fixed cost of one vector instruction (issue and pipeline fill), ns [A]")
+    scalar_ns_per_tile: float = Field(**LATENCY_NS, description="Scalar overhead charged once per tile per stage "
+                                                                "(ns): loop, address and queue bookkeeping")
 
     # ---- on-chip buffers (per core) ----------------------------------------
-    ub_bytes: int = Field(gt=0, description="Unified Buffer per AIV (or per coupled AI Core)")
-    l1_bytes: int = Field(gt=0, description="L1 buffer per AIC")
-    l0a_bytes: int = Field(gt=0)
-    l0b_bytes: int = Field(gt=0)
-    l0c_bytes: int = Field(gt=0)
-    bias_table_bytes: int = Field(ge=0)
+    ub_bytes: int = Field(gt=0, le=MAX_BUFFER_BYTES, description="Unified Buffer per AIV (or per coupled AI Core)")
+    l1_bytes: int = Field(gt=0, le=MAX_BUFFER_BYTES, description="L1 buffer per AIC")
+    l0a_bytes: int = Field(gt=0, le=MAX_BUFFER_BYTES)
+    l0b_bytes: int = Field(gt=0, le=MAX_BUFFER_BYTES)
+    l0c_bytes: int = Field(gt=0, le=MAX_BUFFER_BYTES)
+    bias_table_bytes: int = Field(ge=0, le=MAX_BUFFER_BYTES)
 
     # ---- on-chip data movers (per core) ------------------------------------
-    mte2_bytes_per_cycle: int = Field(gt=0, description="Peak MTE2 (GM->L1/UB) bytes per cycle per core")
-    mte1_bytes_per_cycle: int = Field(gt=0, description="MTE1 (L1->L0A/L0B) bytes per cycle")
-    mte3_bytes_per_cycle: int = Field(gt=0, description="MTE3 (UB->GM) bytes per cycle")
-    fixpipe_bytes_per_cycle: int = Field(gt=0, description="FixPipe (L0C->GM) bytes per cycle")
-    dma_latency_ns: float = Field(ge=0, description="Fixed latency of one GM transfer (DMA instruction), ns")
-    gm_burst_bytes: int = Field(32, gt=0, description="GM transfer granularity: each contiguous run is rounded "
-                                                      "up to a multiple of this (DataCopy moves 32 B blocks) [AC]")
+    mte2_bytes_per_cycle: int = Field(gt=0, le=MAX_PER_CYCLE,
+                                      description="Peak MTE2 (GM->L1/UB) bytes per cycle per core")
+    mte1_bytes_per_cycle: int = Field(gt=0, le=MAX_PER_CYCLE,
+                                      description="MTE1 (L1->L0A/L0B) bytes per cycle")
+    mte3_bytes_per_cycle: int = Field(gt=0, le=MAX_PER_CYCLE,
+                                      description="MTE3 (UB->GM) bytes per cycle")
+    fixpipe_bytes_per_cycle: int = Field(gt=0, le=MAX_PER_CYCLE,
+                                         description="FixPipe (L0C->GM) bytes per cycle")
+    dma_latency_ns: float = Field(**LATENCY_NS, description="Fixed latency of one GM transfer (DMA instruction), ns")
+    gm_burst_bytes: int = Field(32, gt=0, le=MAX_GRANULE_BYTES,
+                                description="GM transfer granularity: each contiguous run is rounded "
+                                            "up to a multiple of this (DataCopy moves 32 B blocks) [AC]")
 
     # ---- memory system -----------------------------------------------------
-    l2_bytes: int = Field(gt=0)
-    l2_bandwidth_bytes_per_ns: float = Field(gt=0, description="L2 bandwidth (GB/s == bytes/ns)")
-    hbm_bytes: int = Field(gt=0)
-    hbm_bandwidth_bytes_per_ns: float = Field(gt=0, description="HBM bandwidth shared by all cores (GB/s)")
+    l2_bytes: int = Field(gt=0, le=MAX_MEMORY_BYTES)
+    l2_bandwidth_bytes_per_ns: float = Field(**BANDWIDTH, description="L2 bandwidth (GB/s == bytes/ns)")
+    hbm_bytes: int = Field(gt=0, le=MAX_MEMORY_BYTES)
+    hbm_bandwidth_bytes_per_ns: float = Field(**BANDWIDTH, description="HBM bandwidth shared by all cores (GB/s)")
 
     # ---- host side ---------------------------------------------------------
-    host_link_bandwidth_bytes_per_ns: float = Field(gt=0, description="Host<->device link (GB/s)")
-    host_link_latency_ns: float = Field(ge=0)
-    kernel_launch_ns: float = Field(ge=0, description="Stream task start to first block dispatch (ns)")
-    block_dispatch_ns: float = Field(ge=0, description="Per-block dispatch latency onto a core (ns)")
+    host_link_bandwidth_bytes_per_ns: float = Field(**BANDWIDTH, description="Host<->device link (GB/s)")
+    host_link_latency_ns: float = Field(**LATENCY_NS)
+    kernel_launch_ns: float = Field(**LATENCY_NS, description="Stream task start to first block dispatch (ns)")
+    block_dispatch_ns: float = Field(**LATENCY_NS, description="Per-block dispatch latency onto a core (ns)")
 
     # ---- alignment ---------------------------------------------------------
     ub_align_bytes: int = 32
@@ -95,6 +151,16 @@ class ChipConfig(BaseModel):
     l0c_align_bytes: int = 64
     malloc_align_bytes: int = 64
     malloc_round_bytes: int = 32
+
+    @field_validator(*ALIGN_FIELDS)
+    @classmethod
+    def _power_of_two(cls, v: int, info) -> int:
+        if v <= 0 or v & (v - 1):
+            raise ValueError(f"{info.field_name} must be a positive power of two (bytes), got {v}")
+        if info.field_name == "malloc_align_bytes" and v < 32:
+            raise ValueError(f"malloc_align_bytes must be at least 32: aclCreateTensor needs 32-byte aligned "
+                             f"device addresses, got {v}")
+        return v
 
     @model_validator(mode="after")
     def _check(self) -> "ChipConfig":
@@ -140,15 +206,19 @@ class ChipConfig(BaseModel):
     @classmethod
     def from_file(cls, path: str | Path) -> "ChipConfig":
         """Load a config from ``.json`` or ``.yaml``. Raises ``pydantic.ValidationError``
-        for invalid fields and ``ValueError`` for an unknown suffix."""
+        (a ``ValueError``) for invalid fields or a document that is not a mapping,
+        ``ValueError`` naming the path for an unknown suffix or a YAML/JSON syntax
+        error, ``OSError`` if the file cannot be read."""
         path = Path(path)
-        text = path.read_text()
-        if path.suffix in (".yaml", ".yml"):
-            data = yaml.safe_load(text)
-        elif path.suffix == ".json":
-            data = json.loads(text)
-        else:
+        if path.suffix not in (".yaml", ".yml", ".json"):
             raise ValueError(f"{path}: chip config must be .json or .yaml, not {path.suffix!r}")
+        text = path.read_text()
+        try:
+            data = yaml.safe_load(text) if path.suffix != ".json" else json.loads(text)
+        except yaml.YAMLError as e:
+            raise ValueError(f"{path}: not valid YAML: {e}") from None
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not valid JSON: {e}") from None
         return cls.model_validate(data)
 
     def to_file(self, path: str | Path) -> None:
@@ -161,3 +231,24 @@ class ChipConfig(BaseModel):
             path.write_text(json.dumps(data, indent=2))
         else:
             raise ValueError(f"{path}: chip config must be .json or .yaml, not {path.suffix!r}")
+
+
+def _bounds() -> dict[str, tuple[float, float]]:
+    """``{field: (lower, upper)}`` for every field with an upper bound (inclusive;
+    a strict ``gt`` lower bound is reported as its value)."""
+    out = {}
+    for name, f in ChipConfig.model_fields.items():
+        lo = hi = None
+        for m in f.metadata:
+            for attr in ("ge", "gt"):
+                if getattr(m, attr, None) is not None:
+                    lo = getattr(m, attr)
+            if getattr(m, "le", None) is not None:
+                hi = m.le
+        if hi is not None:
+            out[name] = (lo if lo is not None else float("-inf"), hi)
+    return out
+
+
+#: sanity bounds of each bounded field, from the field definitions (module docstring)
+BOUNDS: dict[str, tuple[float, float]] = _bounds()

@@ -32,6 +32,8 @@ Figure by figure for ``ascend910b2`` (the default):
 """
 from __future__ import annotations
 
+import os
+
 from .base import Architecture, ChipConfig
 
 KiB = 1024
@@ -111,11 +113,19 @@ PRESETS: dict[str, ChipConfig] = {c.name: c for c in (ASCEND910B2, ASCEND910B4, 
 DEFAULT_CHIP = "ascend910b2"
 
 
-def get_chip(name_or_path: str | ChipConfig) -> ChipConfig:
-    """Return a preset by name, a config loaded from a ``.json``/``.yaml`` path, or
-    the config itself. Raises ``KeyError`` with the known names for an unknown name."""
+def get_chip(name_or_path: str | os.PathLike | ChipConfig) -> ChipConfig:
+    """Return a preset by name, a config loaded from a ``.json``/``.yaml`` path (str or
+    ``os.PathLike``), or the config itself. Raises ``KeyError`` with the known names
+    for an unknown name, ``TypeError`` for anything that is not a str, a path or a
+    ChipConfig, and whatever :meth:`ChipConfig.from_file` raises for a bad file
+    (``OSError``, ``ValueError``, ``pydantic.ValidationError``)."""
     if isinstance(name_or_path, ChipConfig):
         return name_or_path
+    if isinstance(name_or_path, os.PathLike):
+        return ChipConfig.from_file(name_or_path)
+    if not isinstance(name_or_path, str):
+        raise TypeError(f"chip must be a preset name ({', '.join(PRESETS)}), a .json/.yaml path or a ChipConfig, "
+                        f"got {type(name_or_path).__name__} {name_or_path!r}")
     if name_or_path in PRESETS:
         return PRESETS[name_or_path]
     if name_or_path.endswith((".json", ".yaml", ".yml")):

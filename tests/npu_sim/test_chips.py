@@ -99,3 +99,97 @@ def test_derived_figures():
     assert get_chip("ascend910b2").vector_core_count == 48
     p = get_chip("ascend310p3")  # coupled: AI Cores' vector units count as well
     assert p.vector_core_count == p.aic_count + p.aiv_count
+
+
+# ---- sanity validation (robustness) -------------------------------------------------------------
+ALIGN_FIELDS = ["ub_align_bytes", "l1_align_bytes", "l0ab_align_bytes", "l0c_align_bytes", "malloc_align_bytes",
+                "malloc_round_bytes"]
+
+
+@pytest.mark.parametrize("field", ALIGN_FIELDS)
+@pytest.mark.parametrize("value", [0, -32, 3, 48, 96])
+def test_alignment_must_be_a_positive_power_of_two(field, value):
+    """0, negative and non-power-of-two alignments are refused at load, naming the field
+    (they used to fail much later, e.g. ZeroDivisionError inside acl.rt.malloc)."""
+    with pytest.raises(pydantic.ValidationError) as exc:
+        ChipConfig.model_validate(dict(TINY.model_dump(), **{field: value}))
+    assert [e["loc"] for e in exc.value.errors()] == [(field,)]
+    assert "power of two" in str(exc.value)
+
+
+def test_malloc_alignment_keeps_tensor_addresses_32_byte_aligned():
+    """aclCreateTensor needs 32 B aligned addresses: malloc_align_bytes below 32 is refused."""
+    with pytest.raises(pydantic.ValidationError, match="malloc_align_bytes"):
+        ChipConfig.model_validate(dict(TINY.model_dump(), malloc_align_bytes=16))
+    assert ChipConfig.model_validate(dict(TINY.model_dump(), malloc_align_bytes=4096)).malloc_align_bytes == 4096
+
+
+FLOAT_FIELDS = ["clock_hz", "l2_bandwidth_bytes_per_ns", "hbm_bandwidth_bytes_per_ns",
+                "host_link_bandwidth_bytes_per_ns", "dma_latency_ns", "kernel_launch_ns", "vector_issue_ns"]
+
+
+@pytest.mark.parametrize("field", FLOAT_FIELDS)
+@pytest.mark.parametrize("value", [float("inf"), float("nan"), float("-inf")])
+def test_non_finite_figures_are_refused(field, value):
+    """inf / nan never reach the simulator: the error names the field."""
+    with pytest.raises(pydantic.ValidationError) as exc:
+        ChipConfig.model_validate(dict(TINY.model_dump(), **{field: value}))
+    assert [e["loc"] for e in exc.value.errors()] == [(field,)]
+
+
+@pytest.mark.parametrize("field, value, bound", [
+    ("clock_hz", 1e-300, "1000000"), ("clock_hz", 5e5, "1000000"), ("clock_hz", 1e12, "100000000000"),
+    ("hbm_bandwidth_bytes_per_ns", 1e-9, "0.001"), ("l2_bandwidth_bytes_per_ns", 1e7, "1000000"),
+    ("host_link_bandwidth_bytes_per_ns", 1e300, "1000000"), ("kernel_launch_ns", 1e20, "1000000000"),
+    ("dma_latency_ns", 2e9, "1000000000"), ("hbm_bytes", 2 ** 43, str(2 ** 42)), ("l2_bytes", 2 ** 50, str(2 ** 42)),
+    ("aic_count", 10 ** 9, "4096"), ("ub_bytes", 2 ** 31, str(2 ** 30))])
+def test_absurd_figures_are_outside_the_documented_bounds(field, value, bound):
+    """Sanity bounds (npu_sim.chips.base.BOUNDS): a figure outside them is refused, naming
+    the field and the bound."""
+    with pytest.raises(pydantic.ValidationError) as exc:
+        ChipConfig.model_validate(dict(TINY.model_dump(), **{field: value}))
+    assert [e["loc"] for e in exc.value.errors()] == [(field,)]
+    assert bound in str(exc.value)
+
+
+def test_bounds_admit_every_preset_and_are_documented():
+    """The bounds are wide: every preset sits well inside them; the module documents them."""
+    from npu_sim.chips import base
+    assert {"clock_hz", "hbm_bandwidth_bytes_per_ns", "hbm_bytes", "kernel_launch_ns"} <= set(base.BOUNDS)
+    for chip in PRESETS.values():
+        for field, (lo, hi) in base.BOUNDS.items():
+            assert lo <= getattr(chip, field) <= hi, (chip.name, field)
+            assert getattr(chip, field) * 10 <= hi, (chip.name, field)   # well away from the upper bound
+    for field in base.BOUNDS:
+        assert field in base.__doc__ or field.endswith("_per_cycle"), field
+
+
+def test_yaml_syntax_error_is_a_value_error_naming_the_file(tmp_path):
+    """A file that is not YAML at all fails with a ValueError naming the path (not a
+    yaml.ParserError), and one that is not a mapping with a ValidationError."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [unclosed\n  aic_count: 2\n")
+    with pytest.raises(ValueError, match="bad.yaml") as exc:
+        ChipConfig.from_file(bad)
+    assert "YAML" in str(exc.value)
+    bad.write_text("- just\n- a list\n")
+    with pytest.raises(pydantic.ValidationError):
+        ChipConfig.from_file(bad)
+    js = tmp_path / "bad.json"
+    js.write_text("{not json")
+    with pytest.raises(ValueError, match="bad.json"):
+        ChipConfig.from_file(js)
+
+
+@pytest.mark.parametrize("value", [123, 1.5, None, b"tiny", ["tiny"]])
+def test_get_chip_refuses_non_string_with_a_type_error(value):
+    """get_chip takes a name, a path or a ChipConfig: anything else is a TypeError that
+    says so (it used to be an AttributeError from ``.endswith``)."""
+    with pytest.raises(TypeError, match="preset name"):
+        get_chip(value)
+
+
+def test_get_chip_accepts_a_pathlike(tmp_path):
+    path = tmp_path / "chip.yaml"
+    TINY.to_file(path)
+    assert get_chip(path) == TINY
