@@ -26,6 +26,7 @@ event timings in ms (as ``aclrtEventElapsedTime``).
 from __future__ import annotations
 
 import contextlib
+import math
 from enum import IntEnum
 from typing import Any, Callable, Iterator
 
@@ -118,15 +119,69 @@ class OpError(Exception):
 
 @contextlib.contextmanager
 def _raising() -> Iterator[None]:
-    """Turn a Runtime failure into its typed exception (remembered for aclGetRecentErrMsg)."""
+    """Turn a Runtime failure into its typed exception (remembered for aclGetRecentErrMsg):
+    AclError -> its class by code; TypeError/ValueError -> InvalidParamError (100000);
+    MemoryError -> OutOfMemoryError (200000 ACL_ERROR_BAD_ALLOC); any other exception ->
+    AclRuntimeError (500000 ACL_ERROR_INTERNAL_ERROR) naming its type. Typed exceptions
+    of this module pass through."""
     try:
         yield
+    except (AclRuntimeError, OpError):
+        raise
     except AclError as e:
         runtime().last_error = str(e)
         raise error_from_code(e.code, e.message) from None
-    except (TypeError, ValueError) as e:
-        runtime().last_error = f"[{C.ACL_ERROR_INVALID_PARAM}] {e}"
-        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+    except Exception as e:  # noqa: BLE001 - the Pythonic layer raises only typed exceptions
+        if isinstance(e, (TypeError, ValueError)):
+            code, text = C.ACL_ERROR_INVALID_PARAM, str(e)
+        elif isinstance(e, MemoryError):
+            code, text = C.ACL_ERROR_BAD_ALLOC, f"MemoryError: {e}"
+        else:
+            code, text = C.ACL_ERROR_INTERNAL_ERROR, f"unexpected {type(e).__name__}: {e}"
+        err = error_from_code(code, text)
+        runtime().last_error = str(err)
+        raise err from None
+
+
+def _check_int(value, what: str, min_value: int = 0) -> int:
+    """``value`` as a Python int (Python or numpy integer, not bool, >= ``min_value``),
+    else InvalidParamError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"{what} must be an int, got {type(value).__name__} "
+                                                         f"{value!r}")
+    if value < min_value:
+        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"{what} must be "
+                                                         f"{'non-negative' if min_value == 0 else f'>= {min_value}'}, "
+                                                         f"got {value}")
+    return int(value)
+
+
+def _shape(shape) -> tuple[int, ...]:
+    """A shape as a tuple of Python ints: one int or a tuple/list of non-negative ints
+    (numpy integers accepted; floats, bools, strings refused)."""
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    elif isinstance(shape, np.ndarray) and shape.ndim == 1 and shape.dtype.kind in "iu":
+        shape = tuple(shape.tolist())
+    if not isinstance(shape, (tuple, list)):
+        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"shape must be an int or a tuple of ints, got "
+                                                         f"{type(shape).__name__} {shape!r}")
+    return tuple(_check_int(d, f"shape {list(shape)}: dimension") for d in shape)
+
+
+def _dtype(dtype) -> np.dtype:
+    """A numpy dtype that has an aclDataType (opsnn.base.dtypes), else InvalidParamError."""
+    from opsnn.base.dtypes import from_numpy_dtype
+    if dtype is None:
+        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, "dtype is required (None would mean float64)")
+    try:
+        dt = np.dtype(dtype)
+        from_numpy_dtype(dt)
+    except TypeError as e:
+        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"dtype {dtype!r} is not a numpy dtype: {e}") from None
+    except ValueError as e:
+        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"dtype {dtype!r}: {e}") from None
+    return dt
 
 
 # ---------------------------------------------------------------------------- enums and handles
@@ -249,12 +304,12 @@ class DeviceArray:
 
     @property
     def nbytes(self) -> int:
-        """Bytes of the array's elements (``prod(shape) * itemsize``)."""
-        return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+        """Bytes of the array's elements (``prod(shape) * itemsize``, Python ints)."""
+        return math.prod(self.shape) * self.dtype.itemsize
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(self.shape)
 
     @property
     def ndim(self) -> int:
@@ -342,7 +397,10 @@ class Session:
 
     Args:
         chip: a preset name (``"ascend910b2"``, ``"tiny"``, ...), a ``.json``/``.yaml``
-            path, or a :class:`npu_sim.ChipConfig`.
+            path, or a :class:`npu_sim.ChipConfig`. None (the default): ``$NPU_SIM_CHIP``
+            if set, else ascend910b2 -- the same choice ``acl.init()`` makes. A bad chip
+            raises InvalidParamError (100000) on open, with the reason (unknown name,
+            wrong type, unreadable file, YAML syntax, pydantic validation).
         timing_only: keep no data (device memory unbacked, kernel bodies skipped):
             for architecture sweeps. ``DeviceArray.numpy()`` then raises.
 
@@ -350,7 +408,7 @@ class Session:
     (or opening one while the binding has ACL initialised) raises RepeatInitializeError.
     """
 
-    def __init__(self, chip: Any = "ascend910b2", *, timing_only: bool = False):
+    def __init__(self, chip: Any = None, *, timing_only: bool = False):
         self.chip_name = chip
         self.timing_only = timing_only
         self._open = False
@@ -370,13 +428,8 @@ class Session:
                                         "a Session is already open; sessions do not nest (ACL has one process-wide "
                                         "context): close the other one first")
         rt = runtime()
-        try:
-            with _raising():
-                rt.init(self.chip_name, backed=self._backed)
-        except KeyError as e:  # unknown preset name
-            raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, str(e).strip('"')) from None
-        except OSError as e:   # missing config file
-            raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"chip config: {e}") from None
+        with _raising():
+            rt.init(self.chip_name, backed=self._backed)
         try:
             with _raising():
                 rt.set_device(0)
@@ -446,18 +499,27 @@ class Session:
             return runtime().malloc(nbytes)
 
     def empty(self, shape, dtype) -> DeviceArray:
-        """aclrtMalloc for an array of ``shape`` and ``dtype`` (zero-filled by the simulator)."""
-        shape = (int(shape),) if np.isscalar(shape) else tuple(int(d) for d in shape)
-        if any(d < 0 for d in shape):
-            raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"empty: negative dimension in shape {list(shape)}")
-        dtype = np.dtype(dtype)
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        """aclrtMalloc for an array of ``shape`` and ``dtype`` (zero-filled by the simulator).
+
+        ``shape``: an int or a tuple of non-negative ints (numpy integers accepted);
+        ``dtype``: a numpy dtype with an aclDataType (float32/16, bfloat16, int8..int64,
+        uint8, float64, bool, ...). Sizes are computed in Python ints (no int64 wrap).
+        Raises InvalidParamError (100000) for a bad shape or dtype, OutOfMemoryError
+        (207001) when the array does not fit in HBM."""
+        self._check_open()
+        shape = _shape(shape)
+        dtype = _dtype(dtype)
+        nbytes = math.prod(shape) * dtype.itemsize
         return DeviceArray(self, self._malloc(max(nbytes, 1)), shape, dtype)
 
     def to_device(self, array, *, stream: Stream | None = None) -> DeviceArray:
         """aclrtMalloc + a host-to-device copy of ``array`` (made C-contiguous first):
         blocking when ``stream`` is None, else async on ``stream``."""
-        array = np.asarray(array)
+        try:
+            array = np.asarray(array)
+        except Exception as e:  # noqa: BLE001 - ragged lists and the like
+            raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"to_device: not array-like: "
+                                                             f"{type(e).__name__}: {e}") from None
         if not array.flags.c_contiguous:
             array = array.copy(order="C")   # (np.ascontiguousarray would turn 0-d into 1-d)
         dev = self.empty(array.shape, array.dtype)
@@ -470,7 +532,8 @@ class Session:
         """aclrtMemcpy (``stream`` None: blocking, after the default stream's work) or
         aclrtMemcpyAsync on ``stream``. ``dst``/``src`` are DeviceArrays or C-contiguous
         numpy arrays; ``kind`` is inferred from them (a given kind must agree);
-        ``nbytes`` defaults to ``src.nbytes`` and may not exceed ``dst.nbytes``."""
+        ``nbytes`` (a non-negative int) defaults to ``src.nbytes`` and may not exceed
+        it or ``dst.nbytes``. Raises InvalidParamError for bad operands, kind or size."""
         self._check_open()
         dptr, dmax, d_dev = self._endpoint(dst, "dst")
         sptr, smax, s_dev = self._endpoint(src, "src")
@@ -483,7 +546,7 @@ class Session:
             if kind is not inferred:
                 raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM,
                                         f"memcpy kind {kind.name} does not match the operands ({inferred.name})")
-        count = smax if nbytes is None else nbytes
+        count = smax if nbytes is None else _check_int(nbytes, "memcpy nbytes")
         if count > smax:
             raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"memcpy of {count} B reads past src ({smax} B)")
         with _raising():

@@ -14,6 +14,7 @@ ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
 ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046
 ACL_ERROR_RT_EVENT_SYNC_TIMEOUT = 507047
 ACL_ERROR_RT_AICORE_EXCEPTION = 507015
+ACL_ERROR_INTERNAL_ERROR = 500000  # CANN: unrecognised errors are mapped to 500000 ("aclError" reference)
 ACL_ERROR_RT_MEMORY_ACCESS = 507899  # [A] simulator-specific: use-after-free / out-of-bounds access
 
 # aclrtMemcpyKind

@@ -14,12 +14,26 @@ from typing import Any
 import numpy as np
 
 from npu_sim import DEFAULT_CHIP, Device, DeviceMemoryError, KernelConfigError, get_chip
+from npu_sim.device_memory import DEVICE_BASE_ADDR
 from npu_sim.program import KernelLaunch, KernelSpec
 
 from . import constants as C
 from .host_clock import HOST_COST_NS, HostClock
 
 HOST_TRACK = ("host", "thread 0")
+
+#: environment variable naming the chip preset (or config path) that ``acl.init()``
+#: and ``Session()`` use when no chip is given
+CHIP_ENV = "NPU_SIM_CHIP"
+
+#: distance between the address spaces of successive devices (bytes). Each device the
+#: runtime opens gets base ``DEVICE_BASE_ADDR + generation * ADDRESS_SPACE_STRIDE``, so a
+#: pointer kept from a finalised session lies outside every live allocation and is
+#: reported as out of bounds instead of silently reading the new session's buffer.
+#: Chip configs cap HBM at 2**42 bytes, so spaces never overlap; generations wrap
+#: after 2**19 devices, keeping addresses below 2**64.
+ADDRESS_SPACE_STRIDE = 2 ** 44
+_GENERATIONS = 2 ** 19
 
 
 class AclError(Exception):
@@ -29,6 +43,42 @@ class AclError(Exception):
         super().__init__(f"[{code} {C.ERROR_NAMES.get(code, '')}] {message}")
         self.code = code
         self.message = message
+
+
+def as_int(value: Any, what: str, code: int = C.ACL_ERROR_INVALID_PARAM, min_value: int | None = None) -> int:
+    """``value`` as a Python int: a Python or numpy integer (never a bool). Raises
+    AclError(``code``) naming ``what`` and the type otherwise, or when it is below
+    ``min_value``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise AclError(code, f"{what} must be an int, got {type(value).__name__} {value!r}")
+    v = int(value)
+    if min_value is not None and v < min_value:
+        bound = {0: "non-negative", 1: "positive"}.get(min_value, f">= {min_value}")
+        raise AclError(code, f"{what} must be {bound}, got {v}")
+    return v
+
+
+def resolve_chip(chip: Any = None):
+    """The ChipConfig for ``chip`` (preset name, .json/.yaml path, or ChipConfig); None
+    means ``$NPU_SIM_CHIP`` if set, else the default preset. Raises AclError(100000)
+    with a readable message for anything that does not give a valid config (unknown
+    name, wrong type, unreadable file, YAML/JSON syntax, pydantic validation)."""
+    source = "chip"
+    if chip is None:
+        env = os.environ.get(CHIP_ENV)
+        if env:
+            chip, source = env, f"{CHIP_ENV}={env!r}"
+        else:
+            chip = DEFAULT_CHIP
+    try:
+        return get_chip(chip)
+    except KeyError as e:
+        msg = str(e.args[0]) if e.args else str(e)
+    except OSError as e:
+        msg = f"cannot read the config file: {e}"
+    except (TypeError, ValueError) as e:   # pydantic.ValidationError is a ValueError
+        msg = str(e)
+    raise AclError(C.ACL_ERROR_INVALID_PARAM, f"{source}: {msg}" if source != "chip" else f"chip config: {msg}")
 
 
 class Runtime:
@@ -49,7 +99,8 @@ class Runtime:
         self.initialized = False
         self.device: Device | None = None
         self.device_id: int | None = None
-        self.chip_name = os.environ.get("NPU_SIM_CHIP", DEFAULT_CHIP)
+        self.chip_config = None      #: the ChipConfig chosen at init (validated there)
+        self.chip_name = os.environ.get(CHIP_ENV) or DEFAULT_CHIP
         self.backed = True
         self.clock = HostClock()
         self.default_stream = None
@@ -60,14 +111,18 @@ class Runtime:
         self._pending: list[tuple] = []
         self.sys_params: dict[int, int] = {}
         self.deterministic = 0
+        self._generation = getattr(self, "_generation", 0)   #: devices opened so far (address spaces)
 
     # ---- lifecycle ----------------------------------------------------------------
-    def init(self, chip: str | None = None, backed: bool = True) -> None:
+    def init(self, chip: Any = None, backed: bool = True) -> None:
+        """aclInit. ``chip``: preset name, config path or ChipConfig; None means
+        ``$NPU_SIM_CHIP`` or the default preset. The chip is validated here: 100000
+        (with the reason, naming the variable if it came from there) when it is bad."""
         if self.initialized:
             raise AclError(C.ACL_ERROR_REPEAT_INITIALIZE, "acl.init called twice without acl.finalize")
-        if chip is not None:
-            get_chip(chip)  # validate now
-            self.chip_name = chip
+        config = resolve_chip(chip)
+        self.chip_config = config
+        self.chip_name = chip if isinstance(chip, str) else config.name
         self.backed = backed
         self.initialized = True
 
@@ -76,7 +131,7 @@ class Runtime:
         if self.device is not None:
             self.flush()
             self.device.run_until(None)
-        self.__init__()
+        self.__init__()   # keeps _generation: the next device gets a fresh address space
 
     def _need_init(self) -> None:
         if not self.initialized:
@@ -89,18 +144,26 @@ class Runtime:
         return self.device
 
     def set_device(self, device_id: int) -> None:
+        """aclrtSetDevice: 100004 for a device id that is not an int (numpy ints are)
+        or not 0. Each device opened gets its own address space (ADDRESS_SPACE_STRIDE)."""
         self._need_init()
-        if not isinstance(device_id, int) or device_id != 0:
-            raise AclError(C.ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} does not exist (only device 0)")
+        dev_id = as_int(device_id, "device id", C.ACL_ERROR_INVALID_DEVICE)
+        if dev_id != 0:
+            raise AclError(C.ACL_ERROR_INVALID_DEVICE, f"device {dev_id} does not exist (only device 0)")
         if self.device is None:
-            self.device = Device(get_chip(self.chip_name), device_id, backed=self.backed)
-            self.device_id = device_id
+            config = self.chip_config if self.chip_config is not None else resolve_chip(self.chip_name)
+            dev = Device(config, dev_id, backed=self.backed)
+            dev.memory.rebase(DEVICE_BASE_ADDR + (self._generation % _GENERATIONS) * ADDRESS_SPACE_STRIDE)
+            self._generation += 1
+            self.device = dev
+            self.device_id = dev_id
             self.default_stream = self.device.create_stream()
 
     def reset_device(self, device_id: int) -> None:
         dev = self.need_device()
-        if device_id != self.device_id:
-            raise AclError(C.ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} is not set")
+        dev_id = as_int(device_id, "device id", C.ACL_ERROR_INVALID_DEVICE)
+        if dev_id != self.device_id:
+            raise AclError(C.ACL_ERROR_INVALID_DEVICE, f"device {dev_id} is not set")
         self.flush()
         dev.run_until(None)
 
@@ -130,11 +193,10 @@ class Runtime:
     def set_sys_param(self, opt: int, value: int) -> None:
         """aclrtSetSysParamOpt / aclrtCtxSetSysParamOpt (one context here)."""
         self._need_init()
-        if opt not in C.SYS_PARAM_OPTS:
-            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown aclSysParamOpt {opt!r}; known: "
-                                                     f"{', '.join(f'{k} {v}' for k, v in C.SYS_PARAM_OPTS.items())}")
+        opt = self._sys_opt(opt)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in (0, 1):
-            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"{C.SYS_PARAM_OPTS[opt]} value must be 0 or 1, got {value!r}")
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"{C.SYS_PARAM_OPTS[opt]} value must be 0 or 1 (an int), "
+                                                     f"got {type(value).__name__} {value!r}")
         self.sys_params[opt] = int(value)
         if opt == C.ACL_OPT_DETERMINISTIC:
             self.deterministic = int(value)
@@ -142,19 +204,24 @@ class Runtime:
     def get_sys_param(self, opt: int) -> int:
         """aclrtGetSysParamOpt / aclrtCtxGetSysParamOpt: the value set, default 0."""
         self._need_init()
+        return self.sys_params.get(self._sys_opt(opt), 0)
+
+    @staticmethod
+    def _sys_opt(opt) -> int:
+        opt = as_int(opt, "aclSysParamOpt")
         if opt not in C.SYS_PARAM_OPTS:
-            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown aclSysParamOpt {opt!r}")
-        return self.sys_params.get(opt, 0)
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown aclSysParamOpt {opt!r}; known: "
+                                                     f"{', '.join(f'{k} {v}' for k, v in C.SYS_PARAM_OPTS.items())}")
+        return opt
 
     # ---- memory -------------------------------------------------------------------
     def malloc(self, size: int, policy: int = C.ACL_MEM_MALLOC_HUGE_FIRST) -> int:
         dev = self.need_device()
-        if policy not in (0, 1, 2):
+        if as_int(policy, "malloc policy") not in (0, 1, 2):
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown malloc policy {policy!r}")
-        if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size <= 0:
-            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"malloc size must be a positive integer, got {size!r}")
+        size = as_int(size, "malloc size", min_value=1)
         try:
-            addr = dev.memory.malloc(int(size))
+            addr = dev.memory.malloc(size)
         except DeviceMemoryError as e:
             raise AclError(C.ACL_ERROR_RT_MEMORY_ALLOCATION, str(e)) from None
         t, _ = self.host_span("malloc", args={"bytes": int(size)})
@@ -163,6 +230,7 @@ class Runtime:
 
     def free(self, ptr: int) -> None:
         dev = self.need_device()
+        ptr = as_int(ptr, "free: device pointer", min_value=0)
         # a free must not pull memory out from under queued work
         self.flush()
         dev.run_until(None)
@@ -192,22 +260,33 @@ class Runtime:
 
     def malloc_host(self, size: int) -> int:
         self._need_init()
-        if not isinstance(size, (int, np.integer)) or size <= 0:
-            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"malloc_host size must be positive, got {size!r}")
-        arr = np.zeros(int(size), dtype=np.uint8)
+        size = as_int(size, "malloc_host size", min_value=1)
+        try:
+            arr = np.zeros(size, dtype=np.uint8)
+        except MemoryError:
+            raise AclError(C.ACL_ERROR_BAD_ALLOC, f"malloc_host of {size} B: host memory exhausted") from None
+        except ValueError as e:   # beyond numpy's largest array
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"malloc_host of {size} B: {e}") from None
         ptr = self.register_host(arr)
         self._host_keep[ptr] = arr
         return ptr
 
     def free_host(self, ptr: int) -> None:
         self._need_init()
+        ptr = as_int(ptr, "free_host: host pointer", min_value=0)
         if self._host_keep.pop(ptr, None) is None:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"free_host of {ptr:#x}: not from malloc_host")
 
-    def host_view(self, ptr: int, nbytes: int) -> np.ndarray:
-        """uint8 view of ``nbytes`` at host pointer ``ptr`` (must lie in a known host buffer)."""
+    def host_view(self, ptr: int, nbytes: int, writable: bool = False) -> np.ndarray:
+        """uint8 view of ``nbytes`` at host pointer ``ptr`` (must lie in a known host
+        buffer; with ``writable``, one that numpy lets us write)."""
+        ptr = as_int(ptr, "host pointer", min_value=0)
+        nbytes = as_int(nbytes, "host byte count", min_value=0)
         for base, arr in list(self._host_bufs.items()):
             if base <= ptr and ptr + nbytes <= base + arr.nbytes:
+                if writable and not arr.flags.writeable:
+                    raise AclError(C.ACL_ERROR_INVALID_PARAM,
+                                   f"memcpy dst: host buffer at {ptr:#x} is not writable (a read-only numpy array)")
                 flat = arr.ravel(order="K").view(np.uint8)  # memory order: a view, never a copy
                 return flat[ptr - base: ptr - base + nbytes]
         raise AclError(C.ACL_ERROR_INVALID_PARAM,
@@ -222,19 +301,20 @@ class Runtime:
 
     def memcpy(self, dst: int, dst_max: int, src: int, count: int, kind: int, stream=None, sync: bool = True) -> None:
         dev = self.need_device()
-        for name, v in (("dst", dst), ("src", src), ("dst_max", dst_max), ("count", count)):
-            if not isinstance(v, (int, np.integer)) or v < 0:
-                raise AclError(C.ACL_ERROR_INVALID_PARAM, f"memcpy {name} must be a non-negative int, got {v!r}")
+        dst, src, dst_max, count = (as_int(v, f"memcpy {name}", min_value=0) for name, v in
+                                    (("dst", dst), ("src", src), ("dst_max", dst_max), ("count", count)))
         if count > dst_max:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"memcpy count {count} exceeds dst_max {dst_max}")
+        kind = as_int(kind, "memcpy kind")
         if kind not in (0, 1, 2, 3):
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown memcpy kind {kind!r}")
+        s = self.stream(stream)
         if count == 0:
             return
         self.flush()
         mem = dev.memory
         if kind == C.ACL_MEMCPY_HOST_TO_HOST:
-            self.host_view(dst, count)[...] = self.host_view(src, count)
+            self.host_view(dst, count, writable=True)[...] = self.host_view(src, count)
             return
         if kind == C.ACL_MEMCPY_HOST_TO_DEVICE:
             hv = self.host_view(src, count)
@@ -244,7 +324,7 @@ class Runtime:
             apply = (lambda: mem.write(dst, snapshot)) if dev.backed else None
             tag = "H2D"
         elif kind == C.ACL_MEMCPY_DEVICE_TO_HOST:
-            hv = self.host_view(dst, count)
+            hv = self.host_view(dst, count, writable=True)
             self._check_dev(src, count)
 
             def apply():
@@ -256,7 +336,6 @@ class Runtime:
             self._check_dev(dst, count)
             apply = (lambda: mem.write(dst, mem.read(src, count))) if dev.backed else None
             tag = "D2D"
-        s = self.stream(stream)
         t, fid = self.host_span("memcpy" if sync else "memcpy_async", f"aclrtMemcpy{'' if sync else 'Async'} {tag}",
                                 {"bytes": count}, flow=True)
         proc = dev.submit_memcpy(s, count, tag, apply, t, fid)
@@ -265,11 +344,14 @@ class Runtime:
 
     # ---- streams and events -------------------------------------------------------------
     def stream(self, handle):
-        """Resolve a stream handle (None or 0 = default stream)."""
+        """Resolve a stream handle (None or 0 = default stream; numpy ints accepted)."""
         dev = self.need_device()
-        if handle is None or handle == 0:
+        if handle is None:
             return self.default_stream
-        s = dev.streams.get(handle) if isinstance(handle, (int, np.integer)) else None
+        handle = as_int(handle, "stream handle")
+        if handle == 0:
+            return self.default_stream
+        s = dev.streams.get(handle)
         if s is None:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"stream {handle!r} does not exist (destroyed or never created)")
         return s
@@ -289,7 +371,7 @@ class Runtime:
 
     def event(self, handle):
         dev = self.need_device()
-        e = dev.events.get(handle) if isinstance(handle, (int, np.integer)) else None
+        e = dev.events.get(as_int(handle, "event handle"))
         if e is None:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"event {handle!r} does not exist")
         return e

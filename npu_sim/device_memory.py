@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: first device address; 0 stays the null pointer
+#: first device address of a DeviceMemory by default; 0 stays the null pointer
 DEVICE_BASE_ADDR = 0x1_0000_0000
+#: device addresses stay below this (64-bit pointers)
+ADDRESS_LIMIT = 2 ** 64
 
 
 class DeviceMemoryError(Exception):
@@ -44,19 +46,46 @@ class DeviceMemory:
         align_bytes: address alignment (bytes).
         round_bytes: size granularity (bytes).
         backed: if False (timing-only mode), no numpy buffers are created.
+        base_addr: first address (default :data:`DEVICE_BASE_ADDR`); see :meth:`rebase`.
+
+    Raises ValueError for alignments that are not positive powers of two or a range
+    that does not fit below 2**64 (ChipConfig validates the same figures at load).
     """
 
-    def __init__(self, capacity_bytes: int, align_bytes: int = 64, round_bytes: int = 32, backed: bool = True):
-        self.capacity_bytes = capacity_bytes
-        self.align_bytes = align_bytes
-        self.round_bytes = round_bytes
+    def __init__(self, capacity_bytes: int, align_bytes: int = 64, round_bytes: int = 32, backed: bool = True,
+                 base_addr: int = DEVICE_BASE_ADDR):
+        for name, v in (("align_bytes", align_bytes), ("round_bytes", round_bytes)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v <= 0 or v & (v - 1):
+                raise ValueError(f"DeviceMemory {name} must be a positive power of two, got {v!r}")
+        if isinstance(capacity_bytes, bool) or not isinstance(capacity_bytes, (int, np.integer)) or capacity_bytes <= 0:
+            raise ValueError(f"DeviceMemory capacity_bytes must be a positive int, got {capacity_bytes!r}")
+        self.capacity_bytes = int(capacity_bytes)
+        self.align_bytes = int(align_bytes)
+        self.round_bytes = int(round_bytes)
         self.backed = backed
-        self._free: list[tuple[int, int]] = [(DEVICE_BASE_ADDR, capacity_bytes)]  # (addr, size), sorted
+        self.base_addr = DEVICE_BASE_ADDR
+        self._free: list[tuple[int, int]] = []  # (addr, size), sorted
         self._starts: list[int] = []            # sorted live starts
         self._allocs: dict[int, Allocation] = {}
         self._freed: list[tuple[int, int]] = []  # recently freed ranges, for messages
         self.used_bytes = 0
         self.peak_bytes = 0
+        self.rebase(base_addr)
+
+    def rebase(self, base_addr: int) -> None:
+        """Move the (still unused) address space to start at ``base_addr`` (aligned to
+        ``align_bytes``, > 0, and ``base_addr + capacity_bytes`` <= 2**64). The runtime
+        gives each device it opens a different base, so a stale pointer from an earlier
+        device is out of bounds here. Raises ValueError if anything was ever allocated
+        or the base is bad."""
+        if self._allocs or self._freed or self.used_bytes:
+            raise ValueError("DeviceMemory.rebase: the address space is already in use")
+        if isinstance(base_addr, bool) or not isinstance(base_addr, (int, np.integer)) or base_addr <= 0 \
+                or base_addr % self.align_bytes or base_addr + self.capacity_bytes > ADDRESS_LIMIT:
+            raise ValueError(f"DeviceMemory.rebase: base {base_addr!r} must be a positive multiple of "
+                             f"{self.align_bytes} with base + capacity within 64 bits")
+        self.base_addr = int(base_addr)
+        self._free = [(self.base_addr, self.capacity_bytes)]
 
     # ---- allocation ----------------------------------------------------------
     def malloc(self, size: int) -> int:
@@ -85,6 +114,10 @@ class DeviceMemory:
     def free(self, addr: int) -> None:
         """Release an allocation by its start address. Raises DeviceMemoryError
         ("invalid_free") for an address that is not a live allocation's start."""
+        if isinstance(addr, bool) or not isinstance(addr, (int, np.integer)):
+            raise DeviceMemoryError("invalid_free", f"free of {addr!r}: a device address is an int, "
+                                                    f"not {type(addr).__name__}")
+        addr = int(addr)
         alloc = self._allocs.pop(addr, None)
         if alloc is None:
             was = any(a == addr for a, _ in self._freed)

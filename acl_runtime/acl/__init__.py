@@ -3,7 +3,9 @@
 ``acl.init()``, ``acl.finalize()``, ``acl.rt.*`` (runtime), ``acl.util.*`` (host
 buffers). Values first, status last; nothing raises for a bad argument.
 Simulator extension: ``acl.init(chip="tiny")`` picks the chip preset (default
-``$NPU_SIM_CHIP`` or ascend910b2); ``timing_only=True`` skips all numbers.
+``$NPU_SIM_CHIP`` or ascend910b2, validated at init); ``timing_only=True`` skips
+all numbers. Numpy integers are accepted wherever an int is expected; bools and
+floats are refused.
 """
 from __future__ import annotations
 
@@ -15,16 +17,13 @@ from ._wrap import status_only
 
 
 @status_only
-def init(config_path: str | None = None, chip: str | None = None, timing_only: bool = False):
-    """aclInit. 100002 if already initialised."""
-    try:
-        runtime().init(chip, backed=not timing_only)
-    except KeyError as e:
-        from ..runtime import AclError
-        raise AclError(constants.ACL_ERROR_INVALID_PARAM, str(e).strip('"')) from None
-    except OSError as e:  # a chip config path that cannot be read
-        from ..runtime import AclError
-        raise AclError(constants.ACL_ERROR_INVALID_PARAM, f"chip config: {e}") from None
+def init(config_path: str | None = None, chip=None, timing_only: bool = False):
+    """aclInit. ``chip`` (simulator extension): preset name, ``.json``/``.yaml`` path or
+    ChipConfig; None means ``$NPU_SIM_CHIP`` if set, else ascend910b2. 100002 if
+    already initialised; 100000 (with the reason: unknown name, wrong type, unreadable
+    file, YAML/JSON syntax, pydantic validation; naming NPU_SIM_CHIP when the chip
+    came from it) when the chip is not usable. ``config_path`` is accepted and ignored."""
+    runtime().init(chip, backed=not timing_only)
 
 
 @status_only

@@ -1,4 +1,15 @@
-"""Turn Runtime exceptions into pyACL-style returns: values first, status last."""
+"""Turn Runtime exceptions into pyACL-style returns: values first, status last.
+
+Nothing escapes a wrapped call (the binding layer never raises for a bad argument):
+
+* :class:`AclError` -> its own code and message;
+* ``TypeError`` / ``ValueError`` -> ACL_ERROR_INVALID_PARAM (100000);
+* ``MemoryError`` (host memory exhausted) -> ACL_ERROR_BAD_ALLOC (200000);
+* anything else -> ACL_ERROR_INTERNAL_ERROR (500000; CANN maps unrecognised errors
+  there, "aclError" reference), the message naming the exception type.
+
+The message goes to ``acl.get_recent_err_msg()``.
+"""
 from __future__ import annotations
 
 import functools
@@ -7,19 +18,30 @@ from .. import constants as C
 from ..runtime import AclError, runtime
 
 
+def error_status(fn_name: str, e: BaseException) -> int:
+    """Record the message for ``e`` raised inside ``fn_name`` and return its status."""
+    if isinstance(e, AclError):
+        runtime().last_error = str(e)
+        return e.code
+    if isinstance(e, (TypeError, ValueError)):
+        code, what = C.ACL_ERROR_INVALID_PARAM, ""
+    elif isinstance(e, MemoryError):
+        code, what = C.ACL_ERROR_BAD_ALLOC, "MemoryError: "
+    else:
+        code, what = C.ACL_ERROR_INTERNAL_ERROR, f"unexpected {type(e).__name__}: "
+    runtime().last_error = f"[{code} {C.ERROR_NAMES.get(code, '')}] {fn_name}: {what}{e}"
+    return code
+
+
 def status_only(fn):
-    """Wrap ``fn`` to return an ACL status (0 on success); never raises for bad input."""
+    """Wrap ``fn`` to return an ACL status (0 on success); never raises."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             fn(*args, **kwargs)
             return C.ACL_SUCCESS
-        except AclError as e:
-            runtime().last_error = str(e)
-            return e.code
-        except (TypeError, ValueError) as e:
-            runtime().last_error = f"[{C.ACL_ERROR_INVALID_PARAM}] {fn.__name__}: {e}"
-            return C.ACL_ERROR_INVALID_PARAM
+        except Exception as e:  # noqa: BLE001 - the binding never raises
+            return error_status(fn.__name__, e)
     return wrapper
 
 
@@ -30,11 +52,7 @@ def value_status(default):
         def wrapper(*args, **kwargs):
             try:
                 return fn(*args, **kwargs), C.ACL_SUCCESS
-            except AclError as e:
-                runtime().last_error = str(e)
-                return default, e.code
-            except (TypeError, ValueError) as e:
-                runtime().last_error = f"[{C.ACL_ERROR_INVALID_PARAM}] {fn.__name__}: {e}"
-                return default, C.ACL_ERROR_INVALID_PARAM
+            except Exception as e:  # noqa: BLE001 - the binding never raises
+                return default, error_status(fn.__name__, e)
         return wrapper
     return deco

@@ -131,3 +131,46 @@ def test_peak_tracks_high_water_mark(mem):
     mem.free(b)
     assert mem.used_bytes == 0
     assert mem.peak_bytes == 1024 + 3008
+
+
+# ---- robustness: bad arguments and separate address spaces --------------------------------------
+@pytest.mark.parametrize("addr, frag", [(None, "NoneType"), ("0x100", "str"), (1.5, "float"), (True, "bool")])
+def test_free_of_a_non_int_names_the_type(mem, addr, frag):
+    """free(None) used to fail formatting the address ("unsupported format string")."""
+    kind, msg = _kind(mem.free, addr)
+    assert kind == "invalid_free" and frag in msg and "__format__" not in msg
+
+
+def test_numpy_integer_addresses_work(mem):
+    a = mem.malloc(np.int64(64))
+    mem.write(np.uint64(a), np.arange(16, dtype=np.float32))
+    assert mem.read(np.int64(a), 64).view(np.float32).tolist() == list(range(16))
+    mem.free(np.uint64(a))
+    assert mem.used_bytes == 0
+
+
+@pytest.mark.parametrize("align, round_", [(0, 32), (64, 0), (48, 32), (64, -32), (True, 32), (64.0, 32)])
+def test_alignment_must_be_a_power_of_two(align, round_):
+    """A zero alignment used to surface as ZeroDivisionError inside malloc."""
+    with pytest.raises(ValueError, match="power of two"):
+        DeviceMemory(1024, align_bytes=align, round_bytes=round_)
+
+
+def test_rebase_moves_the_whole_address_space():
+    """A rebased memory allocates from its new base; the old range is out of bounds."""
+    base = DEVICE_BASE_ADDR + 3 * 2 ** 44
+    mem = DeviceMemory(4096, base_addr=base)
+    a = mem.malloc(64)
+    assert a == base and mem.base_addr == base
+    assert _kind(mem.read, DEVICE_BASE_ADDR, 4)[0] == "out_of_bounds"
+    with pytest.raises(ValueError, match="in use"):
+        mem.rebase(DEVICE_BASE_ADDR)
+    m2 = DeviceMemory(4096)
+    m2.rebase(base)
+    assert m2.malloc(1) == base
+
+
+@pytest.mark.parametrize("base", [0, -64, 100, 2 ** 64 - 64, 1.0])
+def test_rebase_refuses_bad_bases(base):
+    with pytest.raises(ValueError, match="base"):
+        DeviceMemory(4096).rebase(base)
