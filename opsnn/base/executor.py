@@ -32,6 +32,7 @@ numbering; the Input/Output variants count within their group).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Callable, Sequence
 
 from npu_sim.program import KernelBody, KernelLaunch, KernelSpec
@@ -245,11 +246,18 @@ def _set_addr(executor, index, tensor, addr, base: int, group: str, what: str) -
     plan = executor.plan
     n_in, n_all = plan.n_inputs, len(executor.slots)
     count = {"input": n_in, "output": n_all - n_in, "slot": n_all}[group]
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
+    if isinstance(index, bool) or not isinstance(index, Integral):
+        return _err(ACLNN_ERR_PARAM_INVALID, f"{what}: {group} index {index!r} out of range [0, {count}) for "
+                                             f"aclnn{plan.op_name}: an index is an int, not {type(index).__name__}")
+    if not 0 <= index < count:
         return _err(ACLNN_ERR_PARAM_INVALID,
                     f"{what}: {group} index {index!r} out of range [0, {count}) for aclnn{plan.op_name}")
-    if isinstance(addr, bool) or not isinstance(addr, int) or addr < 0 or addr % 32:
-        return _err(ACLNN_ERR_PARAM_INVALID, f"{what}: address {addr!r} must be a non-negative 32-byte aligned int")
+    if isinstance(addr, bool) or not isinstance(addr, Integral):
+        return _err(ACLNN_ERR_PARAM_INVALID, f"{what}: address {addr!r} must be a non-negative 32-byte aligned int "
+                                             f"(a device address), not {type(addr).__name__}")
+    index, addr = int(index), int(addr)
+    if addr < 0 or addr % 32:
+        return _err(ACLNN_ERR_PARAM_INVALID, f"{what}: address {addr:#x} must be a non-negative 32-byte aligned int")
     if tensor is not None and not isinstance(tensor, aclTensor):
         return _err(ACLNN_ERR_PARAM_INVALID, f"{what}: tensor must be an aclTensor or None, "
                                              f"got {type(tensor).__name__}")
@@ -264,7 +272,9 @@ def _set_addr(executor, index, tensor, addr, base: int, group: str, what: str) -
 def aclSetInputTensorAddr(executor, index: int, tensor, addr: int) -> int:  # noqa: N802
     """Rebind input ``index`` of ``executor`` to device address ``addr`` (32 B aligned)
     and update ``tensor`` (the aclTensor given for that input, or None) to match.
-    161001 null executor; 161002 index out of range, bad address, released or
+    ``index`` and ``addr`` may be Python or numpy integers (not bools or floats).
+    161001 null executor; 161002 not an executor, index not an int or out of range,
+    address not an int / negative / misaligned, tensor not an aclTensor, released or
     destroyed executor."""
     return _set_addr(executor, index, tensor, addr, 0, "input", "aclSetInputTensorAddr")
 

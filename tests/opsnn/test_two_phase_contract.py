@@ -249,3 +249,92 @@ def test_freed_input_is_reported_by_the_device_at_sync(npu, rng):
     assert _phase2(npu, ws, ex) == 0
     assert acl.rt.synchronize_stream(0) == acl.ACL_ERROR_RT_MEMORY_ACCESS == 507899
     assert "freed" in acl.get_recent_err_msg()
+
+
+# ---- robustness: wrong-type arguments to the lifecycle calls, numpy integers -------------------
+@pytest.mark.parametrize("bad", ["x", 5, 1.5, object(), [None]])
+def test_lifecycle_calls_on_a_non_executor_are_161002(npu, rng, bad):
+    """Every lifecycle call returns 161002 (never raises) for something that is not an
+    executor, and 161001 for None, with the call's name in the message."""
+    p = Problem(npu, rng)
+    calls = [(opsnn.aclSetAclOpExecutorRepeatable, ()), (opsnn.aclDestroyAclOpExecutor, ()),
+             (opsnn.aclSetInputTensorAddr, (0, p.ta, p.pa)), (opsnn.aclSetOutputTensorAddr, (0, p.tc, p.pc)),
+             (opsnn.aclSetTensorAddr, (0, p.ta, p.pa))]
+    for fn, rest in calls:
+        assert fn(bad, *rest) == 161002, fn.__name__
+        assert fn.__name__ in opsnn.aclGetRecentErrMsg() and "not an aclOpExecutor" in opsnn.aclGetRecentErrMsg()
+        assert fn(None, *rest) == 161001
+        assert "null" in opsnn.aclGetRecentErrMsg()
+
+
+@pytest.mark.parametrize("tensor", ["x", 5, np.zeros(3)])
+def test_set_tensor_addr_with_a_non_tensor_is_161002(npu, rng, tensor):
+    p = Problem(npu, rng)
+    _, ex, _ = p.prepare()
+    assert opsnn.aclSetInputTensorAddr(ex, 0, tensor, p.pa) == 161002
+    assert "must be an aclTensor or None" in opsnn.aclGetRecentErrMsg()
+    assert opsnn.aclSetOutputTensorAddr(ex, 0, tensor, p.pc) == 161002
+
+
+def test_set_tensor_addr_accepts_numpy_integers(npu, rng):
+    """An aligned np.int64 / np.uint64 address and a numpy index are fine (they used to be
+    "must be a 32-byte aligned int"); the rebound run reads the new buffer."""
+    p = Problem(npu, rng)
+    ws, ex, _ = p.prepare()
+    assert opsnn.aclSetAclOpExecutorRepeatable(ex) == 0
+    a2 = (p.a * 2).astype(np.float32)
+    pa2, _ = npu.to_device(a2)
+    pc2, _ = npu.empty(p.out_shape, np.float32)
+    assert opsnn.aclSetInputTensorAddr(ex, np.int64(0), p.ta, np.uint64(pa2)) == 0, opsnn.aclGetRecentErrMsg()
+    assert opsnn.aclSetOutputTensorAddr(ex, np.int32(0), None, np.int64(pc2)) == 0, opsnn.aclGetRecentErrMsg()
+    assert type(p.ta.tensor_data) is int and p.ta.tensor_data == pa2
+    assert _phase2(npu, ws, ex) == 0
+    _sync()
+    assert rel_err(npu.to_host(pc2, p.out_shape, np.float32), _ref(a2, p.b)) < 1e-5
+    assert opsnn.aclDestroyAclOpExecutor(ex) == 0
+
+
+@pytest.mark.parametrize("index, addr_delta, frag", [(True, 0, "not bool"), (0.0, 0, "not float"),
+                                                    (0, 0.0, "not float"), (0, 16, "aligned"), (0, True, "not bool")])
+def test_set_tensor_addr_refuses_bools_floats_and_misalignment(npu, rng, index, addr_delta, frag):
+    p = Problem(npu, rng)
+    _, ex, _ = p.prepare()
+    addr = p.pa + addr_delta if not isinstance(addr_delta, (bool, float)) else (
+        True if addr_delta is True else float(p.pa))
+    assert opsnn.aclSetInputTensorAddr(ex, index, p.ta, addr) == 161002
+    assert frag in opsnn.aclGetRecentErrMsg()
+    assert _phase2(npu, 0, ex) == 0          # refused calls leave it usable
+    _sync()
+
+
+def test_numpy_integer_workspace_size_and_address(npu, rng):
+    """Phase 2 takes numpy integers for the workspace size and address (a numpy size
+    used to get a misleading "smaller" message); a short one is still refused."""
+    p = Problem(npu, rng)
+    ws, ex, _ = p.prepare()
+    ex.workspace_size = 4096
+    w = npu.malloc(4096)
+    assert opsnn.aclnnMatmul(np.uint64(w), np.int32(1024), ex, 0) == 161002
+    assert "1024 B is smaller than the 4096 B" in opsnn.aclGetRecentErrMsg()
+    assert opsnn.aclnnMatmul(np.uint64(w), np.int64(4096), ex, np.int64(0)) == 0, opsnn.aclGetRecentErrMsg()
+    _sync()
+    assert rel_err(npu.to_host(p.pc, p.out_shape, np.float32), _ref(p.a, p.b)) < 1e-5
+
+
+@pytest.mark.parametrize("repeatable", [False, True])
+@pytest.mark.parametrize("bad_stream", [424242, "s", 1.5, True])
+def test_executor_survives_a_failed_phase_2(npu, rng, repeatable, bad_stream):
+    """A phase 2 refused for a bad stream (361001) consumes nothing: the same executor
+    then runs on a good stream and gives the right answer."""
+    p = Problem(npu, rng)
+    ws, ex, _ = p.prepare()
+    if repeatable:
+        assert opsnn.aclSetAclOpExecutorRepeatable(ex) == 0
+    assert opsnn.aclnnMatmul(0, 0, ex, bad_stream) == 361001
+    assert "stream" in opsnn.aclGetRecentErrMsg()
+    s, _ = acl.rt.create_stream()
+    assert opsnn.aclnnMatmul(0, 0, ex, s) == 0, opsnn.aclGetRecentErrMsg()
+    assert acl.rt.synchronize_stream(s) == 0
+    assert rel_err(npu.to_host(p.pc, p.out_shape, np.float32), _ref(p.a, p.b)) < 1e-5
+    assert opsnn.aclnnMatmul(0, 0, ex, s) == (0 if repeatable else 161002)
+    _sync()
