@@ -318,6 +318,62 @@ def test_layer_norm_errors(npu, case, code, frag):
     expect_error(opsnn.aclnnLayerNormGetWorkspaceSize, tuple(args.values()), code, "aclnnLayerNorm", frag, **kw)
 
 
+#: fp32 unit roundoff u = 2**-24 (round to nearest); output rounding of each dtype
+U32 = float(np.finfo(np.float32).eps) / 2
+U_OUT = {np.dtype(np.float32): U32, np.dtype(np.float16): float(np.finfo(np.float16).eps) / 2,
+         BF16: 2.0 ** -8}
+#: lambda of the probabilistic summation bound (below): a sum of n fp32 terms is off by
+#: at most LAMBDA * sqrt(n) * u relative to the sum of |terms|, with probability at
+#: least 1 - 2 exp(-LAMBDA**2 / 2) per sum (Higham & Mary, "A new approach to
+#: probabilistic rounding error analysis", SIAM J. Sci. Comput. 2019)
+LAMBDA = 8.0
+
+
+def fp32_error_bounds(x, ns, w, b, eps, dtype):
+    """Relative tolerances (y, mean, rstd) for LayerNorm computed in fp32 and rounded to
+    ``dtype``, as ``rel_err`` measures them (max abs error / max |reference|).
+
+    First-order rounding-error analysis of what the kernel computes per row of length
+    d = prod(ns) (u = 2**-24, g = LAMBDA * sqrt(d) * u for a length-d fp32 reduction):
+
+    * mean: |dm| <= (g + 2u) * mean|x|  (sum, then the division)
+    * x - mean: |dd| <= |dm| + u |d|
+    * var = sum(d**2)/d: relative error <= g + 4u (terms are >= 0; the shift dm adds
+      only (dm * rstd)**2 because sum(d) = 0)
+    * rstd = 1/sqrt(var + eps): relative error e_r <= (g + 4u + (dm*rstd)**2) / 2 + 3u
+    * y = d * rstd * w + b: |dy| <= |w| rstd |dm| + |y| (e_r + 3u) + |b| u
+
+    plus the final rounding to ``dtype`` (u_out |y|). The first term of dy is the one
+    that matters: an error in the mean is amplified by rstd, which reaches
+    1/sqrt(eps) when a row's spread is small next to its magnitude. That, not the row
+    length, is why a fixed 1e-5 fails: shape [20, 28, 32, 2] normalises rows of two
+    values near 5 that can be 0.01 apart, so rstd ~ 1/sqrt(1e-3) ~ 31.6 turns an
+    error of a few 1e-7 in the mean (about one ulp of 5) into ~1e-5 of max |y|
+    (1.17e-5 observed; the bound for that input is 2.3e-4). Over 1100 random inputs
+    (the property test's distribution plus row spreads down to 1e-3) the observed
+    fp32 error stayed below 0.2 of this bound.
+    """
+    rows = int(np.prod(x.shape[:x.ndim - len(ns)], dtype=np.int64))
+    d = int(np.prod(ns, dtype=np.int64))
+    x2 = np.asarray(x, np.float64).reshape(rows, d)
+    _, gm, gr = layer_norm_golden(x, ns, w, b, eps)
+    gm, gr = gm.reshape(rows), gr.reshape(rows)
+    u, u_out = U32, U_OUT[np.dtype(dtype)]
+    g = LAMBDA * np.sqrt(d) * u
+    dm = (g + 2 * u) * np.abs(x2).mean(axis=1) + u * np.abs(x2).max(axis=1)
+    e_r = (g + 4 * u + (dm * gr) ** 2) / 2 + 3 * u
+    wmax = float(np.abs(np.asarray(w, np.float64)).max()) if w is not None else 1.0
+    bmax = float(np.abs(np.asarray(b, np.float64)).max()) if b is not None else 0.0
+    gy = layer_norm_golden(x, ns, w, b, eps)[0].reshape(rows, d)
+    ymax_row = np.abs(gy).max(axis=1)
+    err_y = wmax * gr * dm + ymax_row * (e_r + 3 * u) + bmax * u
+    ymax = float(np.abs(gy).max())
+    tol_y = (float(err_y.max()) / ymax if ymax else 0.0) + u_out
+    tol_m = float(dm.max()) / float(np.abs(gm).max()) + u_out if np.abs(gm).max() else float(dm.max()) + u_out
+    tol_r = float(e_r.max()) + u_out
+    return tol_y, tol_m, tol_r
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(shape=st.lists(st.integers(1, 40), min_size=1, max_size=4), data=st.data(),
        dtype=st.sampled_from([np.float32, np.float16, BF16]), affine=st.sampled_from(["both", "weight", "none"]),
@@ -330,7 +386,15 @@ def test_layer_norm_property(npu, shape, data, dtype, affine, strategy, layout):
     w = rng.standard_normal(ns).astype(dtype) if affine != "none" else None
     b = rng.standard_normal(ns).astype(dtype) if affine == "both" else None
     y, m, r, ex = run_ln(npu, x, ns, w, b, eps=1e-3, strategy=strategy, layout=layout)
-    check(x, ns, w, b, 1e-3, y, m, r, TOL[np.dtype(dtype)])
+    # the dtype's usual tolerance, raised where the rounding-error bound of this input
+    # (fp32_error_bounds: fp32 epsilon, row length, how far rstd amplifies the mean's
+    # error) says the fp32 computation can legitimately be further off
+    tol = TOL[np.dtype(dtype)]
+    ty, tm, tr = fp32_error_bounds(x, ns, w, b, 1e-3, dtype)
+    gy, gm, gr = layer_norm_golden(x, ns, w, b, 1e-3)
+    assert not np.isnan(y.astype(np.float32)).any()
+    assert rel_err(y, gy) < max(tol, ty)
+    assert rel_err(m, gm) < max(tol, tm) and rel_err(r, gr) < max(tol, tr)
     assert ex.info["strategy"] in ("fused", "multi_pass")
 
 
