@@ -403,6 +403,7 @@ class Runtime:
             return
         self.flush()
         ok = dev.run_until(ev, progress)
+        dev.recorder.pack()   # keep the trace out of the garbage collector's way (npu_sim.trace)
         self.clock.catch_up(dev.env.now)
         if not ok:
             stuck = ", ".join(f"stream {s.stream_id}" for s in dev.blocked_streams())

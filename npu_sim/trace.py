@@ -8,6 +8,7 @@ these into JSON; nothing here knows that format.
 """
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,36 +37,141 @@ class Counter:
     value: float
 
 
+#: recorder entries after which :meth:`TraceRecorder.span` packs on its own (a run
+#: that never synchronizes); the runtime packs at every synchronization
+PACK_EVERY = 1 << 20
+
+
+class _SpanMark:
+    """Marks the start of a span stored flat in ``TraceRecorder._items``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<span>"
+
+
+_MARK = _SpanMark()
+_FLAT = 9   # the mark + the 8 Span fields
+
+
+def _pack_args(args, cache: dict):
+    """``args`` as pickled bytes (atomic, so a packed entry holding it is untracked by
+    the garbage collector); shared dicts are pickled once per pass (``cache`` by id,
+    safe because every dict in the pass is alive). Unpicklable args stay as they are."""
+    if args is None:
+        return None
+    hit = cache.get(id(args))
+    if hit is None:
+        try:
+            hit = pickle.dumps(args, pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - keep the object itself: correct, merely gc-tracked
+            hit = args
+        cache[id(args)] = hit
+    return hit
+
+
+def _entries(seq, start: int = 0):
+    """The entries of a recorder list from ``start``: a flat span (mark + 8 fields) as
+    an 8-tuple, anything else (a pipe 6-tuple, a Span) as it is."""
+    i, n = start, len(seq)
+    while i < n:
+        e = seq[i]
+        if e is _MARK:
+            yield tuple(seq[i + 1:i + _FLAT])
+            i += _FLAT
+        else:
+            yield e
+            i += 1
+
+
 class TraceRecorder:
     """Collects spans and counters. ``enabled=False`` keeps nothing (fast path).
 
-    ``spans`` is a plain list of :class:`Span`. Pipe spans recorded by the tile
-    pipeline (:meth:`pipe_span`, the hot path) are kept as tuples and turned into
-    ``Span`` objects the first time ``spans`` is read, in recording order.
+    ``spans`` is a plain list of :class:`Span` in recording order, built the first
+    time it is read after recording. Until then the recorder keeps spans in forms
+    Python's cyclic garbage collector does not have to track:
+
+    * :meth:`span` appends its eight fields flat to a list, after a marker: no
+      container object per span, so recording adds nothing for the collector to
+      scan (the args dict is usually shared, e.g. by every launch of one executor);
+    * the tile pipeline appends pipe spans as 6-tuples ``(track, name, start, dur,
+      tile, bytes)`` (:meth:`pipe_span`, inlined in ``npu_sim.hardware.pipeline``);
+    * :meth:`pack` -- whenever the runtime synchronizes (and every
+      :data:`PACK_EVERY` entries) -- moves what was recorded since into a chunk:
+      a tuple of tuples of atomic values (str, float, int, bytes, None; args
+      pickled to bytes), which the collector stops tracking once it has seen it.
+
+    Why: a long run keeps hundreds of thousands of spans. Kept as ``Span`` objects
+    (and args dicts) they are all tracked, every full collection walks them, and
+    phase-2 calls slowed down as the trace grew (``benchmarks/trace_gc.py``
+    measures it). ``args`` round-trip exactly through pickle (a read gives a copy;
+    spans that shared one args dict share one copy); args that cannot be pickled
+    are kept as they are.
     """
 
-    __slots__ = ("enabled", "_items", "_raw", "counters")
+    __slots__ = ("enabled", "_items", "_raw", "counters", "_chunks", "_pack_from")
 
     def __init__(self, enabled: bool = True, spans: list[Span] | None = None,
                  counters: list[Counter] | None = None):
         self.enabled = enabled
-        self._items: list = list(spans) if spans else []
-        self._raw = 0
+        self._items: list = list(spans) if spans else []   # _items[:_pack_from] are Span objects
+        self._raw = 0          # hint: pipe 6-tuples appended since the last read
+        self._chunks: list[tuple] = []   # packed entries, recorded after _items[:_pack_from]
+        self._pack_from = len(self._items)
         self.counters: list[Counter] = list(counters) if counters else []
 
     @property
     def spans(self) -> list[Span]:
-        if self._raw:
-            self._items = [s if type(s) is Span else
-                           Span(s[0], s[1], s[2], s[3], "pipe", {"tile": s[4], "bytes": s[5]} if s[5] else {"tile": s[4]})
-                           for s in self._items]
+        """Every span recorded so far, as ``Span`` objects, in recording order. The list
+        is the recorder's own: read it again after more recording."""
+        items = self._items
+        pf = self._pack_from
+        if self._chunks or pf < len(items):
+            thawed: dict[int, Any] = {}
+            tail = [_thaw(e, thawed) for chunk in self._chunks for e in chunk]
+            tail += [_thaw(e, thawed) for e in _entries(items, pf)]
+            items[pf:] = tail          # in place: the pipeline appends through a cached list.append
+            self._chunks.clear()
             self._raw = 0
-        return self._items
+            self._pack_from = len(items)
+        return items
 
     def span(self, track: tuple[str, str], name: str, start_ns: float, dur_ns: float, cat: str,
              args: dict[str, Any] | None = None, flow_id: int | None = None, flow_out: bool = False) -> None:
         if self.enabled:
-            self._items.append(Span(track, name, start_ns, dur_ns, cat, args, flow_id, flow_out))
+            items = self._items
+            items.extend((_MARK, track, name, start_ns, dur_ns, cat, args, flow_id, flow_out))
+            if len(items) - self._pack_from >= PACK_EVERY:
+                self.pack()
+
+    def pack(self) -> None:
+        """Move the entries recorded since the last pass into a packed chunk (see the
+        class docstring). Called by the runtime after each synchronization (and by
+        :meth:`span` every :data:`PACK_EVERY` entries); changes nothing ``spans``
+        returns."""
+        items = self._items
+        pf = self._pack_from
+        if pf >= len(items):
+            return
+        cache: dict[int, Any] = {}
+        seg = items[pf:]
+        out: list = []
+        append = out.append
+        i, n = 0, len(seg)
+        while i < n:
+            e = seg[i]
+            if e is _MARK:
+                a = seg[i + 6]
+                append((seg[i + 1], seg[i + 2], seg[i + 3], seg[i + 4], seg[i + 5],
+                        None if a is None else _pack_args(a, cache), seg[i + 7], seg[i + 8]))
+                i += _FLAT
+            else:
+                append(e)
+                i += 1
+        chunk = tuple(out)
+        del items[pf:]                 # in place (see spans)
+        self._chunks.append(chunk)
 
     def pipe_span(self, track: tuple[str, str], name: str, start_ns: float, dur_ns: float, tile: int,
                   nbytes: int) -> None:
@@ -80,8 +186,31 @@ class TraceRecorder:
 
     def clear(self) -> None:
         self._items.clear()
-        self._raw = 0
+        self._chunks.clear()
+        self._raw = self._pack_from = 0
         self.counters.clear()
 
+    def __len__(self) -> int:
+        """Spans recorded so far."""
+        pf = self._pack_from
+        return pf + sum(1 for _ in _entries(self._items, pf)) + sum(len(c) for c in self._chunks)
+
     def __repr__(self) -> str:
-        return f"TraceRecorder(enabled={self.enabled}, spans={len(self._items)}, counters={len(self.counters)})"
+        return f"TraceRecorder(enabled={self.enabled}, spans={len(self)}, counters={len(self.counters)})"
+
+
+def _thaw(e, thawed: dict[int, Any]) -> Span:
+    """A recorder entry (Span, pipe 6-tuple, or span 8-tuple with args as a dict or
+    pickled) as a Span; ``thawed`` maps pickled args (by id) to the dict already
+    rebuilt from them."""
+    if type(e) is Span:
+        return e
+    if len(e) == 6:
+        return Span(e[0], e[1], e[2], e[3], "pipe", {"tile": e[4], "bytes": e[5]} if e[5] else {"tile": e[4]})
+    a = e[5]
+    if type(a) is bytes:
+        args = thawed.get(id(a))
+        if args is None:
+            args = thawed[id(a)] = pickle.loads(a)
+        a = args
+    return Span(e[0], e[1], e[2], e[3], e[4], a, e[6], e[7])
