@@ -215,12 +215,13 @@ class Stream:
     def wait(self, event: "Event") -> None:
         """aclrtStreamWaitEvent: later tasks on this stream wait for ``event``'s latest record."""
         self.session._check_open()
+        event = _need_event(event, "Stream.wait")
         with _raising():
             runtime().stream_wait_event(self.handle, event.handle)
 
     def record(self, event: "Event") -> "Event":
         """aclrtRecordEvent on this stream; returns ``event``."""
-        event.record(self)
+        _need_event(event, "Stream.record").record(self)
         return event
 
     def destroy(self) -> None:
@@ -265,12 +266,21 @@ class Event:
     def elapsed_ms(start: "Event", end: "Event") -> float:
         """aclrtEventElapsedTime: device time in ms from ``start``'s record to ``end``'s.
         Both must be recorded and completed (synchronize first), else InvalidParamError."""
+        start = _need_event(start, "Event.elapsed_ms start")
+        end = _need_event(end, "Event.elapsed_ms end")
         start.session._check_open()
         with _raising():
             return runtime().event_elapsed_time(start.handle, end.handle)
 
     def __repr__(self) -> str:
         return f"Event({self.handle})"
+
+
+def _need_event(event, what: str) -> "Event":
+    if not isinstance(event, Event):
+        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"{what}: expected an Event (from Session.event()), got "
+                                                         f"{type(event).__name__}")
+    return event
 
 
 def _stream_handle(stream: Stream | int | None) -> int:
@@ -361,7 +371,11 @@ class DeviceArray:
         ``stream`` is None, else an async copy on ``stream`` (the host data is read at
         enqueue)."""
         self._check()
-        array = np.asarray(array)
+        try:
+            array = np.asarray(array)
+        except Exception as e:  # noqa: BLE001 - ragged lists and the like
+            raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"copy_from: not array-like: "
+                                                             f"{type(e).__name__}: {e}") from None
         if array.shape != self.shape or array.dtype != self.dtype:
             raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"copy_from: got {array.dtype}{list(array.shape)}, "
                                                              f"buffer is {self.dtype}{list(self.shape)}")

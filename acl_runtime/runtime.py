@@ -477,15 +477,13 @@ class Runtime:
         already checked against the chip (:meth:`check_kernel`). Raises AclError for a
         stream that does not exist or when no device is set."""
         dev = self.device
-        if not stream:
-            s = self.default_stream
-            if s is None:
-                dev = self.need_device()
-                s = self.default_stream
-        else:
-            s = dev.streams.get(stream) if dev is not None and stream.__class__ is int else None
-            if s is None:
-                s = self.stream(stream)
+        s = None
+        if dev is not None:
+            if stream is None or stream.__class__ is int:   # the common case, checked cheaply
+                s = self.default_stream if not stream else dev.streams.get(stream)
+        if s is None:
+            s = self.stream(stream)   # validates: no device, numpy ints, bools, junk, unknown ids
+            dev = self.device
         clock = self.clock
         span = dev.recorder.span
         pending = self._pending

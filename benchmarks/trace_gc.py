@@ -8,7 +8,7 @@ call and per device task made those collections longer and longer. Now
 them into tuples the collector stops tracking; the runtime packs at each
 synchronization.
 
-Measured on this repo's CI machine (3 x 2000 calls, phase-2 us/call by batch):
+Measured on the development machine (3 x 2000 calls, phase-2 us/call by batch):
 before 1.55, 2.6-2.9, 3.1-3.8 (later/first 1.8-2.2x; tracked objects +8000 a batch);
 after 1.35-1.40, 1.37-1.47, 1.36-1.46 (1.04x; +2000 a batch). What still grows is
 ``Device.kernel_records`` (one dict per kernel, kept for ``traces``): full

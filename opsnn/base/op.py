@@ -147,6 +147,8 @@ def execute(op_name: str, workspace: int, workspace_size: int, executor: aclOpEx
                                         workspace or 0)
                 except AclError as e:
                     return _fail(ACLNN_ERR_RUNTIME_ERROR, f"aclnn{op_name}: {e}")
+                except Exception as e:  # noqa: BLE001 - never crash the caller
+                    return _fail(ACLNN_ERR_INNER, f"aclnn{op_name}: internal error: {e!r}")
                 executor.runs += 1
                 if executor.state == PREPARED:
                     _release(executor, RELEASED)

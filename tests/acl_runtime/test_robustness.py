@@ -381,3 +381,58 @@ def test_stale_acl_tensor_from_a_closed_session_is_a_memory_access_error(clean):
         assert b.numpy().tolist() == [2.0] * 8
     with pytest.raises(NotInitializedError):
         a.numpy()
+
+
+# ---- sweeps: no raw exception for any bad value in any position ----------------------------------------
+BAD = [None, "x", 1.5, True, -1, 2 ** 70, object(), [1, [2]], np.zeros((2, 2)), {"a": 1}, (), np.float64(2.0)]
+
+
+def _rt_calls():
+    import inspect
+    for name, fn in inspect.getmembers(acl.rt, inspect.isfunction):
+        if fn.__module__ == acl.rt.__name__:
+            yield name, fn, [p for p in inspect.signature(fn).parameters.values()]
+
+
+@pytest.mark.parametrize("name", [n for n, _, _ in _rt_calls()])
+def test_every_binding_call_returns_a_status_for_any_bad_argument(dev, name):
+    """Each acl.rt call, with one bad value in each position (the others valid-looking),
+    returns a non-zero status and a message; nothing raises."""
+    fn, params = next((f, p) for n, f, p in _rt_calls() if n == name)
+    good = {"device_id": 0, "size": 64, "policy": 0, "ptr": 0, "dst": 0, "dst_max": 64, "src": 0, "count": 64,
+            "kind": H2D, "stream": 0, "event": 0, "start": 0, "end": 0, "opt": 0, "value": 0}
+    for i, p in enumerate(params):
+        for bad in BAD:
+            args = [good.get(q.name, 0) for q in params]
+            args[i] = bad
+            ret = fn(*args)
+            code = ret[1] if isinstance(ret, tuple) else ret
+            assert isinstance(code, int), (name, p.name, bad)
+            if code:
+                assert _msg(), (name, p.name, bad)
+    assert acl.rt.synchronize_device() in (0, 507046, 507899, 507015)
+
+
+def test_every_pythonic_call_raises_only_typed_exceptions(s):
+    """The Pythonic layer, fed a bad value in each argument, raises AclRuntimeError
+    subclasses or OpError only (never TypeError/AttributeError/ValueError)."""
+    from acl_runtime.api import Event, OpError
+    d = s.to_device(np.ones(4, F32))
+    st, ev = s.stream(), s.event()
+    calls = [lambda v: s.empty(v, F32), lambda v: s.empty((2,), v), lambda v: s.to_device(v),
+             lambda v: s.to_device(np.ones(2), stream=v), lambda v: s.memcpy(v, d), lambda v: s.memcpy(d, v),
+             lambda v: s.memcpy(d, np.ones(4, F32), kind=v), lambda v: s.memcpy(d, np.ones(4, F32), stream=v),
+             lambda v: d.copy_from(v), lambda v: d.numpy(stream=v), lambda v: st.wait(v), lambda v: st.record(v),
+             lambda v: ev.record(v), lambda v: Event.elapsed_ms(ev, v), lambda v: Event.elapsed_ms(v, ev),
+             lambda v: s.run_op(opsnn.aclnnReluGetWorkspaceSize, opsnn.aclnnRelu, d, d, stream=v),
+             lambda v: s.run_op(opsnn.aclnnReluGetWorkspaceSize, opsnn.aclnnRelu, v, d)]
+    for i, call in enumerate(calls):
+        for bad in BAD:
+            try:
+                call(bad)
+            except (AclRuntimeError, OpError) as e:
+                assert e.code and str(e), (i, bad)
+            try:
+                s.synchronize()
+            except (AclRuntimeError, OpError):
+                pass
