@@ -71,7 +71,10 @@ def resolve_chip(chip: Any = None):
         else:
             chip = DEFAULT_CHIP
     try:
-        return get_chip(chip)
+        config = get_chip(chip)
+        if chip is config:   # built in code: model_copy(update=...) skips validation, so check it here
+            type(config).model_validate(config.model_dump())
+        return config
     except KeyError as e:
         msg = str(e.args[0]) if e.args else str(e)
     except OSError as e:

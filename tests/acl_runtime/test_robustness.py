@@ -436,3 +436,16 @@ def test_every_pythonic_call_raises_only_typed_exceptions(s):
                 s.synchronize()
             except (AclRuntimeError, OpError):
                 pass
+
+
+def test_an_unvalidated_chip_config_object_is_checked_at_init(clean):
+    """``model_copy(update=...)`` skips pydantic validation: acl.init / Session check the
+    object they are given (malloc_align_bytes 0 used to end in ZeroDivisionError)."""
+    bad = TINY.model_copy(update={"malloc_align_bytes": 0})
+    assert acl.init(chip=bad) == 100000
+    assert "malloc_align_bytes" in _msg() and "power of two" in _msg()
+    with pytest.raises(InvalidParamError, match="malloc_align_bytes"):
+        Session(bad).open()
+    good = TINY.model_copy(update={"name": "custom"})
+    with Session(good) as sess:
+        assert sess.chip is good
