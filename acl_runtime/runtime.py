@@ -520,6 +520,26 @@ class Runtime:
         """Kernels the device has finished so far (for progress reporting)."""
         return len(self.need_device().kernel_records)
 
+    # ---- profiling (read-only views of what the device recorded) ---------------------------
+    def kernel_records(self, since: int = 0) -> list[dict]:
+        """Completed kernels, oldest first, from index ``since``: dicts with name,
+        stream, start_ns, dur_ns, block_dim, tiling_key, pipe_busy_ns, pipe ratios,
+        flops, bytes and bound class (see npu_sim/device.py and npu_sim/metrics.py)."""
+        self.flush()
+        return list(self.need_device().kernel_records[since:])
+
+    def peak_memory_bytes(self) -> int:
+        """Peak device memory in use since the device was set (bytes, aligned sizes)."""
+        return self.need_device().memory.peak_bytes
+
+    def write_trace(self, path, metadata: dict | None = None):
+        """Write everything recorded so far as a Chrome/Perfetto trace (see traces/)."""
+        from traces.chrome_trace import write_chrome_trace
+        dev = self.need_device()
+        self.flush()
+        dev.run_until(None)
+        return write_chrome_trace(dev, path, metadata=metadata)
+
     @property
     def chip(self):
         return self.need_device().chip

@@ -322,13 +322,11 @@ def cmd_run(args, console: Console) -> int:
             prepare_s = time.perf_counter() - t0
             tr = prog.add_task("execute (simulate)", total=max(len(runner.calls), 1))
             result = runner.run(feeds, lambda i, n: prog.update(tr, completed=i))
-        dev = rt.device
-        records = list(dev.kernel_records)
-        peak = dev.memory.peak_bytes
+        records = rt.kernel_records()
+        peak = rt.peak_memory_bytes()
         trace_path = None
         if trace_file is not None:
-            from traces.chrome_trace import write_chrome_trace
-            write_chrome_trace(dev, trace_file, metadata={"model": str(path), "chip": chip.name})
+            rt.write_trace(trace_file, metadata={"model": str(path), "chip": chip.name})
             trace_path = f"{trace_file}  (open in https://ui.perfetto.dev or chrome://tracing)"
     except UnsupportedModelError as e:
         raise CliError(str(e)) from None

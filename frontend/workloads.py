@@ -208,8 +208,8 @@ class LayerWorkload:
         ws = s.empty((max(ws_size, 1),), np.uint8) if ws_size else None
         stream = s.stream()
         start, end = s.event(), s.event()
-        dev = runtime().device
-        first = len(dev.kernel_records)
+        rt = runtime()
+        first = rt.kernels_completed()
         start.record(stream)
         for o in self.ops:
             ret = o.launch(ws.ptr if ws else 0, ws_size, o.executor, stream.handle)
@@ -217,7 +217,7 @@ class LayerWorkload:
                 raise OpError(ret, f"{self.name} {o.label}: {opsnn.aclGetRecentErrMsg()}")
         end.record(stream)
         stream.synchronize()
-        records = dev.kernel_records[first:]
+        records = rt.kernel_records(first)
         ops, i = [], 0
         for o in self.ops:
             n = len(o.executor.kernels)
