@@ -609,6 +609,17 @@ class Session:
             while self._retired:
                 runtime().free(self._retired.pop().ptr)
 
+    def write_trace(self, path, metadata: dict | None = None):
+        """Run queued work to completion and write everything recorded so far as a
+        Chrome/Perfetto trace (see traces/README.md). Returns the path written.
+        Raises InvalidParamError for an unwritable path."""
+        self._check_open()
+        with _raising():
+            try:
+                return runtime().write_trace(path, metadata)
+            except OSError as e:
+                raise AclError(C.ACL_ERROR_INVALID_PARAM, f"cannot write trace {path!r}: {e}") from None
+
     # ---- operators ------------------------------------------------------------------
     def _workspace(self, nbytes: int, stream: int) -> int:
         """A workspace of at least ``nbytes`` for ops on ``stream``. Ops on one stream run

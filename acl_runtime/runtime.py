@@ -407,7 +407,12 @@ class Runtime:
         self.flush()
         ok = dev.run_until(ev, progress)
         dev.recorder.pack()   # keep the trace out of the garbage collector's way (npu_sim.trace)
+        before = self.clock.now_ns
         self.clock.catch_up(dev.env.now)
+        if self.clock.now_ns > before:
+            # the host blocked: draw the wait, as msprof's host track does for a blocking call
+            dev.recorder.span(HOST_TRACK, "blocked (waiting for the device)", before, self.clock.now_ns - before,
+                              "host")
         if not ok:
             stuck = ", ".join(f"stream {s.stream_id}" for s in dev.blocked_streams())
             raise AclError(timeout_code, f"synchronize would wait forever: {stuck} wait on an event that "

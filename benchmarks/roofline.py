@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         if plot(cases, chip, args.plot):
             console.print(f"wrote {args.plot}")
         else:
-            console.print("[yellow]matplotlib is not installed: no plot (pip install -e '.[plot]')[/]")
+            console.print("[yellow]matplotlib is not installed: no plot (pip install -e '.\\[plot]')[/]")
     return 0
 
 

