@@ -2,8 +2,18 @@
 move numpy arrays to and from device tensors through the pyACL-style binding."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests with a fixed seed (reproducible, never flaky on landing);
+# locally they explore new examples every run. No deadline: the simulator's first call
+# in a process is slower (imports, caches), which is not what these tests check.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 from acl_runtime import acl
 from acl_runtime.runtime import runtime
