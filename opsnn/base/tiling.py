@@ -259,11 +259,12 @@ def cube_kernel(chip: ChipConfig, name: str, batch: int, m: int, n: int, k: int,
         # re-reads come from L2 when the operands fit in it, else from HBM
         hbm = unique if unique <= chip.l2_bytes // 2 else traffic
         est = max(core, traffic / chip.l2_bandwidth_bytes_per_ns, hbm / chip.hbm_bandwidth_bytes_per_ns)
-        cands.append((est, (-min(tiles, cores), tiles * kc, -bm * bn), (bm, bn, bk, kl1, l0c_buf)))
+        cands.append((est, (rounds, -min(tiles, cores), tiles * kc, -bm * bn), (bm, bn, bk, kl1, l0c_buf)))
     best = None
     if cands:
-        # the fastest estimate; within 3% of it, the most cores (latency hides behind other
-        # cores' transfers), then the fewest K chunks (fewer, larger transfers)
+        # the fastest estimate; within 3% of it, the fewest waves of tiles over the cores
+        # (a partial second wave idles most cores), then the most cores (latency hides
+        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers)
         fastest = min(c[0] for c in cands)
         best = min((c for c in cands if c[0] <= fastest * 1.03), key=lambda c: c[1])
     if best is None:
