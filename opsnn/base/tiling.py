@@ -86,7 +86,8 @@ def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_un
     # keep tiles a multiple of 32 B of input where units are elements
     if in_bytes_per_unit and in_bytes_per_unit < 32 and ub_factor > 32:
         step = int(32 // in_bytes_per_unit) or 1
-        ub_factor = max(step, ub_factor // step * step)
+        if ub_factor >= step:  # round down only: rounding up could overflow UB
+            ub_factor = ub_factor // step * step
     cores = chip.vector_core_count
     if min_units_per_block is None:
         per_unit = max(in_bytes_per_unit + out_bytes_per_unit, 1e-9)
