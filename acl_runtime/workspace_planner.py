@@ -1,0 +1,366 @@
+"""Global workspace planner (DESIGN.md section 7): pure planning over plain data.
+
+Prepared executors know their workspace sizes before any data exists, so the runtime
+can place every op's workspace in one device arena ahead of time. Inputs, in host
+enqueue order:
+
+* ``WorkspaceRequest(op_id, stream, size_bytes)`` per launched op (size 0 allowed: the
+  op still orders other ops but needs no workspace);
+* happens-before edges ``(before_op, after_op)``: "``after_op`` starts only after
+  ``before_op`` finished", i.e. an ``aclrtRecordEvent`` after ``before_op`` on its stream
+  and an ``aclrtStreamWaitEvent`` before ``after_op`` on another. ``EnqueueLog`` derives
+  them from record/wait calls as the runtime sees them.
+
+Happens-before is program order within a stream plus the edges, transitively closed
+(one Python int per op as an ancestor bitset). Each op's workspace lives exactly while
+its op runs, so two workspaces conflict unless one op happens before the other; ops on
+one stream never conflict. Placement is greedy best fit in several orders (size,
+start order, conflict degree), keeping the smallest arena, as XLA's heap simulator does.
+
+Reported, all over sizes rounded up to ``alignment``: the arena, the lower bound (the
+largest total of workspaces that can be live at once = the maximum-weight antichain of
+the happens-before order, solved exactly as a max-flow with ``scipy``) and the naive
+one-buffer-each total. No device, no SimPy; errors are ``ValueError``.
+"""
+from __future__ import annotations
+
+import graphlib
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Sequence
+
+#: Default offset/size granularity of arena placements (bytes). Assumption: 512 B keeps
+#: every workspace start friendly to GM->L1/L0A/L0B bursts (a multiple of the 32 B
+#: block and of a 512 B fractal of fp16 16x16); aclrtMalloc itself only guarantees
+#: 64 B (DESIGN.md section 6), so the arena base is assumed 512 B aligned too.
+DEFAULT_ALIGNMENT_BYTES = 512
+
+_INT32_MAX = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class WorkspaceRequest:
+    """One launched op's workspace need.
+
+    op_id: any hashable, unique per plan. stream: any hashable naming the stream the op
+    is launched on. size_bytes: workspace size in bytes (int >= 0), as returned by the
+    op's ``aclnnXxxGetWorkspaceSize``.
+    """
+
+    op_id: Hashable
+    stream: Hashable
+    size_bytes: int
+
+
+def _align_up(n: int, alignment: int) -> int:
+    return -(-n // alignment) * alignment
+
+
+@dataclass
+class WorkspacePlan:
+    """Result of ``plan_workspaces``. All sizes and offsets in bytes.
+
+    offsets: op_id -> byte offset into the arena (multiple of ``alignment``; 0 for ops
+    with no workspace). arena_bytes: arena size needed. lower_bound_bytes: largest total
+    of aligned workspaces that can be live at once (no placement can beat it).
+    naive_bytes: sum of all aligned workspaces (one buffer each). peak_ops: op ids of one
+    set of pairwise concurrent ops reaching the lower bound. order: name of the
+    placement order kept; order_arena_bytes: arena per order tried.
+    """
+
+    requests: tuple[WorkspaceRequest, ...]
+    alignment: int
+    offsets: dict[Hashable, int]
+    aligned_bytes: dict[Hashable, int]
+    arena_bytes: int
+    lower_bound_bytes: int
+    naive_bytes: int
+    peak_ops: tuple[Hashable, ...]
+    order: str
+    order_arena_bytes: dict[str, int]
+    _index: dict[Hashable, int] = field(repr=False)
+    _ancestors: list[int] = field(repr=False)
+
+    def happens_before(self, a: Hashable, b: Hashable) -> bool:
+        """True when op ``a`` finishes before op ``b`` starts (transitively). KeyError on
+        an unknown op id."""
+        return bool(self._ancestors[self._index[b]] >> self._index[a] & 1)
+
+    def conflicts(self, a: Hashable, b: Hashable) -> bool:
+        """True when the workspaces of ``a`` and ``b`` may be live at the same time (both
+        non-empty and neither op happens before the other)."""
+        if a == b or not self.aligned_bytes[a] or not self.aligned_bytes[b]:
+            return False
+        return not (self.happens_before(a, b) or self.happens_before(b, a))
+
+    def report(self) -> list[tuple[str, str]]:
+        """Summary rows ``(metric, value)`` for a two-column rich table."""
+        n_ws = sum(1 for r in self.requests if r.size_bytes)
+        streams = {r.stream for r in self.requests}
+
+        def ratio(a: int, b: int) -> str:
+            return f"{a / b:.3f}" if b else "-"
+
+        rows = [
+            ("ops (with workspace)", f"{len(self.requests)} ({n_ws})"),
+            ("streams", str(len(streams))),
+            ("alignment_bytes", str(self.alignment)),
+            ("arena_bytes", str(self.arena_bytes)),
+            ("lower_bound_bytes", str(self.lower_bound_bytes)),
+            ("naive_bytes", str(self.naive_bytes)),
+            ("arena / lower bound", ratio(self.arena_bytes, self.lower_bound_bytes)),
+            ("naive / arena", ratio(self.naive_bytes, self.arena_bytes)),
+            ("order kept", self.order),
+        ]
+        rows += [(f"arena_bytes[{name}]", str(v)) for name, v in self.order_arena_bytes.items()]
+        return rows
+
+    def buffer_rows(self) -> list[tuple[str, str, str, str, str]]:
+        """Per-op rows ``(op_id, stream, size_bytes, offset, end)`` in enqueue order, as
+        strings (end = offset + aligned size; '-' for ops without workspace)."""
+        out = []
+        for r in self.requests:
+            a = self.aligned_bytes[r.op_id]
+            off = self.offsets[r.op_id]
+            out.append((str(r.op_id), str(r.stream), str(r.size_bytes),
+                        str(off) if a else "-", str(off + a) if a else "-"))
+        return out
+
+
+def verify_plan(plan: WorkspacePlan) -> None:
+    """Raise ``AssertionError`` naming the first problem if two conflicting workspaces
+    overlap, an offset is misaligned or a workspace runs past ``arena_bytes``.
+    O(n^2) in the number of ops."""
+    live = [r.op_id for r in plan.requests if plan.aligned_bytes[r.op_id]]
+    for a in live:
+        off, size = plan.offsets[a], plan.aligned_bytes[a]
+        if off % plan.alignment:
+            raise AssertionError(f"op {a!r}: offset {off} is not a multiple of {plan.alignment}")
+        if off < 0 or off + size > plan.arena_bytes:
+            raise AssertionError(f"op {a!r}: [{off}, {off + size}) outside arena of {plan.arena_bytes} B")
+    for i, a in enumerate(live):
+        a0, a1 = plan.offsets[a], plan.offsets[a] + plan.aligned_bytes[a]
+        for b in live[i + 1:]:
+            b0, b1 = plan.offsets[b], plan.offsets[b] + plan.aligned_bytes[b]
+            if a0 < b1 and b0 < a1 and plan.conflicts(a, b):
+                raise AssertionError(f"concurrent ops {a!r} [{a0}, {a1}) and {b!r} [{b0}, {b1}) overlap")
+
+
+def _validate(requests: Sequence[WorkspaceRequest], edges, alignment: int):
+    if isinstance(alignment, bool) or not isinstance(alignment, int) or alignment <= 0:
+        raise ValueError(f"alignment must be a positive int (bytes), got {alignment!r}")
+    index: dict[Hashable, int] = {}
+    for r in requests:
+        if not isinstance(r, WorkspaceRequest):
+            raise ValueError(f"expected WorkspaceRequest, got {r!r}")
+        if isinstance(r.size_bytes, bool) or not isinstance(r.size_bytes, int):
+            raise ValueError(f"op {r.op_id!r}: size_bytes must be an int, got {r.size_bytes!r}")
+        if r.size_bytes < 0:
+            raise ValueError(f"op {r.op_id!r}: negative size_bytes {r.size_bytes}")
+        if r.op_id in index:
+            raise ValueError(f"duplicate op id {r.op_id!r}")
+        index[r.op_id] = len(index)
+    pairs = []
+    for e in edges:
+        if not isinstance(e, tuple) or len(e) != 2:
+            raise ValueError(f"edge must be a (before_op, after_op) pair, got {e!r}")
+        for op in e:
+            if op not in index:
+                raise ValueError(f"edge {e[0]!r} -> {e[1]!r} names unknown op id {op!r}")
+        pairs.append((index[e[0]], index[e[1]]))
+    return index, pairs
+
+
+def _ancestors(requests, pairs) -> list[int]:
+    """Ancestor bitset per op (bit i set in anc[j] <=> op i happens before op j)."""
+    preds: dict[int, set[int]] = {i: set() for i in range(len(requests))}
+    last_on_stream: dict[Hashable, int] = {}
+    for i, r in enumerate(requests):
+        if r.stream in last_on_stream:
+            preds[i].add(last_on_stream[r.stream])
+        last_on_stream[r.stream] = i
+    for a, b in pairs:
+        preds[b].add(a)
+    try:
+        topo = list(graphlib.TopologicalSorter(preds).static_order())
+    except graphlib.CycleError as exc:
+        cycle = " -> ".join(repr(requests[i].op_id) for i in exc.args[1])
+        raise ValueError(f"happens-before edges (with stream order) form a cycle: {cycle}") from None
+    anc = [0] * len(requests)
+    for j in topo:
+        m = 0
+        for p in preds[j]:
+            m |= anc[p] | (1 << p)
+        anc[j] = m
+    return anc
+
+
+def _lower_bound(sizes: list[int], live: list[int], anc: list[int]):
+    """Maximum-weight antichain of the happens-before order over ``live`` ops (bytes,
+    op indices), by weighted Dilworth: min chain cover = total - max flow in the
+    bipartite network s -> u_out (w) -> v_in (inf, for u < v) -> t (w)."""
+    import numpy as np
+    from math import gcd
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_flow
+
+    if not live:
+        return 0, ()
+    g = 0
+    for i in live:
+        g = gcd(g, sizes[i])
+    units = [sizes[i] // g for i in live]
+    total = sum(units)
+    if total + 1 > _INT32_MAX:
+        raise ValueError(f"lower bound: {total * g} B of workspace in {g} B units exceeds the "
+                         "int32 capacities of scipy's max-flow solver")
+    n = len(live)
+    s, t = 2 * n, 2 * n + 1
+    rows, cols, caps = [], [], []
+    pos = {op: k for k, op in enumerate(live)}
+    for k, op in enumerate(live):
+        rows += [s, n + k]
+        cols += [k, t]
+        caps += [units[k], units[k]]
+        a = anc[op]
+        for u in live:
+            if a >> u & 1:
+                rows.append(pos[u])
+                cols.append(n + k)
+                caps.append(total + 1)
+    cap = csr_matrix((np.array(caps, dtype=np.int32), (rows, cols)), shape=(2 * n + 2, 2 * n + 2))
+    res = maximum_flow(cap, s, t, method="dinic")
+    # Source side of the min cut: reachable from s in the residual graph.
+    residual = (cap - res.flow).tocsr()
+    residual.eliminate_zeros()
+    seen = np.zeros(2 * n + 2, dtype=bool)
+    seen[s] = True
+    stack = [s]
+    indptr, indices, data = residual.indptr, residual.indices, residual.data
+    while stack:
+        x = stack.pop()
+        for y, c in zip(indices[indptr[x]:indptr[x + 1]], data[indptr[x]:indptr[x + 1]]):
+            if c > 0 and not seen[y]:
+                seen[y] = True
+                stack.append(int(y))
+    peak = tuple(live[k] for k in range(n) if seen[k] and not seen[n + k])
+    return (total - int(res.flow_value)) * g, peak
+
+
+def _place(order: list[int], sizes: list[int], conflict: list[int]) -> tuple[dict[int, int], int]:
+    """Greedy best fit: each op goes into the smallest gap between already-placed
+    conflicting workspaces that holds it (lowest offset on ties), else on top of them."""
+    offsets: dict[int, int] = {}
+    arena = 0
+    for i in order:
+        size = sizes[i]
+        busy = sorted((offsets[j], offsets[j] + sizes[j]) for j in offsets if conflict[i] >> j & 1)
+        best, best_gap, cursor = None, None, 0
+        for lo, hi in busy:
+            gap = lo - cursor
+            if gap >= size and (best_gap is None or gap < best_gap):
+                best, best_gap = cursor, gap
+            cursor = max(cursor, hi)
+        off = cursor if best is None else best
+        offsets[i] = off
+        arena = max(arena, off + size)
+    return offsets, arena
+
+
+def plan_workspaces(requests: Iterable[WorkspaceRequest],
+                    edges: Iterable[tuple[Hashable, Hashable]] = (),
+                    alignment: int = DEFAULT_ALIGNMENT_BYTES) -> WorkspacePlan:
+    """Place every op's workspace in one arena.
+
+    requests: ``WorkspaceRequest``s in host enqueue order (gives program order per
+    stream). edges: ``(before_op, after_op)`` op-id pairs, ``after_op`` starts after
+    ``before_op`` finished (an event record -> stream wait). alignment: offset and size
+    granularity in bytes (default 512, see ``DEFAULT_ALIGNMENT_BYTES``).
+
+    Returns a verified ``WorkspacePlan``. Raises ``ValueError`` on a non-positive
+    alignment, a non-int or negative size, a duplicate op id, a malformed edge, an edge
+    naming an unknown op id, or edges that with stream order form a cycle (message names
+    the cycle). Cost: O(n^2) bitset work for n ops plus one max-flow.
+    """
+    requests = tuple(requests)
+    index, pairs = _validate(requests, edges, alignment)
+    anc = _ancestors(requests, pairs)
+    sizes = [_align_up(r.size_bytes, alignment) for r in requests]
+    live = [i for i, s in enumerate(sizes) if s]
+    live_mask = sum(1 << i for i in live)
+    # desc[i]: ops that i happens before; conflict = live ops neither before nor after.
+    desc = [0] * len(requests)
+    for j, a in enumerate(anc):
+        x = a
+        while x:
+            low = x & -x
+            desc[low.bit_length() - 1] |= 1 << j
+            x ^= low
+    conflict = [0] * len(requests)
+    for i in live:
+        conflict[i] = live_mask & ~(anc[i] | desc[i] | (1 << i))
+    degree = {i: bin(conflict[i]).count("1") for i in live}
+    orders = {
+        "size": sorted(live, key=lambda i: (-sizes[i], i)),
+        "start": list(live),
+        "conflict_degree": sorted(live, key=lambda i: (-degree[i], -sizes[i], i)),
+        "conflict_bytes": sorted(live, key=lambda i: (-sum(sizes[j] for j in live if conflict[i] >> j & 1)
+                                                      - sizes[i], i)),
+    }
+    best_name, best_offsets, best_arena, per_order = None, {}, 0, {}
+    for name, order in orders.items():
+        offs, arena = _place(order, sizes, conflict)
+        per_order[name] = arena
+        if best_name is None or arena < best_arena:
+            best_name, best_offsets, best_arena = name, offs, arena
+    lower, peak = _lower_bound(sizes, live, anc)
+    plan = WorkspacePlan(
+        requests=requests, alignment=alignment,
+        offsets={r.op_id: best_offsets.get(i, 0) for i, r in enumerate(requests)},
+        aligned_bytes={r.op_id: sizes[i] for i, r in enumerate(requests)},
+        arena_bytes=best_arena, lower_bound_bytes=lower, naive_bytes=sum(sizes),
+        peak_ops=tuple(requests[i].op_id for i in peak), order=best_name or "size",
+        order_arena_bytes=per_order, _index=index, _ancestors=anc)
+    verify_plan(plan)
+    return plan
+
+
+class EnqueueLog:
+    """Records launches and event calls in host enqueue order and turns them into
+    requests and happens-before edges for ``plan_workspaces``.
+
+    Semantics (CANN: aclrtStreamWaitEvent waits for the event's latest record enqueued
+    before the wait call): ``record_event(e, s)`` captures everything enqueued on ``s``
+    so far (the last op, plus what ``s`` itself waited for since); ``stream_wait_event
+    (t, e)`` makes every later op on ``t`` follow that capture. Waiting on an event never
+    recorded adds no ordering (assumption: conservative, the planner then keeps the
+    workspaces apart).
+    """
+
+    def __init__(self) -> None:
+        self.requests: list[WorkspaceRequest] = []
+        self.edges: list[tuple[Hashable, Hashable]] = []
+        self._last: dict[Hashable, Hashable] = {}
+        self._pending: dict[Hashable, set] = {}
+        self._events: dict[Hashable, frozenset] = {}
+
+    def launch(self, op_id: Hashable, stream: Hashable, size_bytes: int) -> None:
+        """An op with ``size_bytes`` of workspace launched on ``stream``."""
+        self.requests.append(WorkspaceRequest(op_id, stream, size_bytes))
+        for src in sorted(self._pending.pop(stream, ()), key=repr):
+            self.edges.append((src, op_id))
+        self._last[stream] = op_id
+
+    def record_event(self, event: Hashable, stream: Hashable) -> None:
+        """aclrtRecordEvent(event, stream)."""
+        cap = set(self._pending.get(stream, ()))
+        if stream in self._last:
+            cap.add(self._last[stream])
+        self._events[event] = frozenset(cap)
+
+    def stream_wait_event(self, stream: Hashable, event: Hashable) -> None:
+        """aclrtStreamWaitEvent(stream, event)."""
+        self._pending.setdefault(stream, set()).update(self._events.get(event, ()))
+
+    def plan(self, alignment: int = DEFAULT_ALIGNMENT_BYTES) -> WorkspacePlan:
+        """``plan_workspaces`` over what was logged."""
+        return plan_workspaces(self.requests, self.edges, alignment)
