@@ -142,18 +142,23 @@ def execute(op_name: str, workspace: int, workspace_size: int, executor: aclOpEx
             except AttributeError:  # a None slot: let the checked path say which
                 return _execute_checked(op_name, workspace, workspace_size, executor, stream)
             if 0 not in addrs:
-                try:
-                    _RT.launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs,
-                                        workspace or 0)
-                except AclError as e:
-                    return _fail(ACLNN_ERR_RUNTIME_ERROR, f"aclnn{op_name}: {e}")
-                except Exception as e:  # noqa: BLE001 - never crash the caller
-                    return _fail(ACLNN_ERR_INNER, f"aclnn{op_name}: internal error: {e!r}")
-                executor.runs += 1
-                if executor.state == PREPARED:
-                    _release(executor, RELEASED)
-                return ACLNN_SUCCESS
+                return _launch(f"aclnn{op_name}", executor, plan, addrs, workspace, stream)
     return _execute_checked(op_name, workspace, workspace_size, executor, stream)
+
+
+def _launch(name: str, executor: aclOpExecutor, plan, addrs: list, workspace, stream) -> int:
+    """The end both phase-2 paths share: hand the kernels to the stream, count the run,
+    release a single-use executor. 361001 for a runtime refusal, 561000 otherwise."""
+    try:
+        _RT.launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0)
+    except AclError as e:
+        return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
+    except Exception as e:  # noqa: BLE001 - never crash the caller
+        return _fail(ACLNN_ERR_INNER, f"{name}: internal error: {e!r}")
+    executor.runs += 1
+    if executor.state == PREPARED:
+        _release(executor, RELEASED)
+    return ACLNN_SUCCESS
 
 
 def _execute_checked(op_name: str, workspace, workspace_size, executor, stream) -> int:
@@ -208,13 +213,4 @@ def _execute_checked(op_name: str, workspace, workspace_size, executor, stream) 
     elif plan.chip is not dev.chip and plan.chip != dev.chip:
         return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: executor was prepared for chip {plan.chip.name} but the "
                                               f"device is {dev.chip.name}; run phase 1 again")
-    try:
-        rt.launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0)
-    except AclError as e:
-        return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
-    except Exception as e:  # noqa: BLE001 - never crash the caller
-        return _fail(ACLNN_ERR_INNER, f"{name}: internal error: {e!r}")
-    executor.runs += 1
-    if executor.state == PREPARED:
-        _release(executor, RELEASED)
-    return ACLNN_SUCCESS
+    return _launch(name, executor, plan, addrs, workspace, stream)

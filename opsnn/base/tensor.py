@@ -15,7 +15,8 @@ from .dtypes import aclDataType, aclFormat, dtype_name, to_numpy_dtype
 from .status import ACLNN_SUCCESS, ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULLPTR, LAST_ERROR
 
 
-def _contiguous_strides(shape) -> tuple[int, ...]:
+def contiguous_strides(shape) -> tuple[int, ...]:
+    """Row-major strides in elements for ``shape`` (size-0/1 dims count as 1)."""
     strides, acc = [], 1
     for d in reversed(shape):
         strides.append(acc)
@@ -60,7 +61,7 @@ class aclTensor:  # noqa: N801 (CANN spelling)
 
     @property
     def is_contiguous(self) -> bool:
-        return self.view_strides == _contiguous_strides(self.view_shape)
+        return self.view_strides == contiguous_strides(self.view_shape)
 
     def byte_strides(self) -> tuple[int, ...]:
         return tuple(s * self.itemsize for s in self.view_strides)
@@ -109,7 +110,7 @@ def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, 
             return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{api}: viewDims and storageDims must not be null")
         view = _as_ints(api, "viewDims", view_dims)
         storage = _as_ints(api, "storageDims", storage_dims)
-        strides = _contiguous_strides(view) if stride is None else tuple(_as_ints(api, "stride", stride))
+        strides = contiguous_strides(view) if stride is None else tuple(_as_ints(api, "stride", stride))
         offset = _as_int(api, "offset", offset)
         addr = _as_int(api, "tensorData", tensor_data)
         dt = _as_int(api, "dataType", data_type)

@@ -50,7 +50,7 @@ from npu_sim import ChipConfig
 from ..base.checks import invalid
 from ..base.executor import PreparedKernel
 from ..base.memview import tensor_view
-from ..base.tensor import aclTensor
+from ..base.tensor import aclTensor, contiguous_strides
 from ..base.tiling import align_up, vector_kernel
 
 #: GM <-> UB DMA granule in bytes (Ascend C DataCopy: blockLen in 32 B data blocks)
@@ -59,18 +59,10 @@ DMA_BLOCK_BYTES = 32
 WS_ALIGN_BYTES = 32
 
 
-def _contiguous_strides(shape) -> tuple[int, ...]:
-    strides, acc = [], 1
-    for d in reversed(shape):
-        strides.append(acc)
-        acc *= max(int(d), 1)
-    return tuple(reversed(strides))
-
-
 def needs_copy(t: aclTensor) -> bool:
     """True if ``t``'s view is not row-major contiguous (size-1 dims ignored). A
     contiguous view at an element offset needs no copy."""
-    want = _contiguous_strides(t.view_shape)
+    want = contiguous_strides(t.view_shape)
     return any(d != 1 and s != w for d, s, w in zip(t.view_shape, t.view_strides, want))
 
 
@@ -119,7 +111,7 @@ def _has_broadcast(t: aclTensor) -> bool:
 
 def contiguous_meta(t: aclTensor) -> aclTensor:
     """Metadata of a row-major copy of ``t``'s view (ND, offset 0, address unset)."""
-    return aclTensor(t.view_shape, t.data_type, _contiguous_strides(t.view_shape), 0, 2, t.view_shape, 0)
+    return aclTensor(t.view_shape, t.data_type, contiguous_strides(t.view_shape), 0, 2, t.view_shape, 0)
 
 
 @dataclass(frozen=True)
