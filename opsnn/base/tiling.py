@@ -1,131 +1,25 @@
-"""Shared tiling recipes: the vector (UB-streaming) and cube (L1/L0 GEMM) kernels.
+"""Shared tiling recipes (compatibility module).
 
-Both follow ops-nn's order: platform facts from the chip (core count, buffer
+The vector (UB-streaming) recipe lives in :mod:`opsnn.base.vector_tiling` (tiling and
+tile program split), the tiling result type and strategy registry in
+:mod:`opsnn.base.tiling_base`; both are re-exported here. The cube (L1/L0 GEMM)
+recipe below follows ops-nn's order: platform facts from the chip (core count, buffer
 sizes), then the problem size, then the tiling struct (total, per-block factor,
-per-tile factor), ``block_dim`` and the tiling key, and they emit a
-:class:`~npu_sim.program.KernelSpec` whose tile program states bytes, MACs and
-vector bytes per stage; ``npu_sim`` turns those into time.
+per-tile factor), ``block_dim`` and the tiling key, and it emits a
+:class:`~npu_sim.program.KernelSpec` whose tile program states bytes and MACs per
+stage; ``npu_sim`` turns those into time.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 
 from npu_sim import ChipConfig
 from npu_sim.program import BlockProgram, Buffer, CoreType, GmRange, KernelSpec, Pipe, Stage, TileSpec
 
 from .status import ACLNN_ERR_INNER_TILING_ERROR, AclnnError
-
-
-def ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def align_up(a: int, b: int) -> int:
-    return ceil_div(a, b) * b
-
-
-# ---------------------------------------------------------------------------- vector
-@dataclass(frozen=True)
-class VectorTilingData:
-    """Tiling struct of a UB-streaming vector kernel (cf. AddExampleTilingData).
-
-    total_units: work units (elements, rows, ... as the op defines).
-    block_dim: AIV blocks. per_block: units per block (the last block takes the rest).
-    ub_factor: units per UB tile. buffer_num: queue depth (2 = double buffering).
-    """
-
-    total_units: int
-    block_dim: int
-    per_block: int
-    ub_factor: int
-    buffer_num: int
-    ub_bytes_used: int
-    tiles_per_step: int = 1
-
-
-#: most timed steps one vector block is given before UB tiles are merged into steps
-#: (``Stage.tiles``), to keep SimPy events in the thousands for GiB-sized tensors; the
-#: timing error of merging is one step's fill, under 1/max_steps of the block [A]
-MAX_VECTOR_STEPS_PER_BLOCK = 256
-
-#: smallest input a vector block is given (bytes) [A]: below this, dispatching one more
-#: block costs more than the transfer it would take over
-MIN_BLOCK_BYTES = 4096
-
-
-def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_unit: float,
-                  out_bytes_per_unit: float, vec_bytes_per_unit: float, *, tmp_bytes_per_unit: float = 0.0,
-                  fixed_ub_bytes: int = 0, buffer_num: int = 2, min_units_per_block: int | None = None,
-                  tiling_key: int = 0, args: dict | None = None, vec_instrs_per_tile: int = 0,
-                  max_steps_per_block: int = MAX_VECTOR_STEPS_PER_BLOCK) -> tuple[KernelSpec, VectorTilingData]:
-    """Tile ``total_units`` units over AIVs and UB.
-
-    Per unit the kernel copies in ``in_bytes_per_unit`` (MTE2), streams
-    ``vec_bytes_per_unit`` operand bytes through the Vector unit, and copies out
-    ``out_bytes_per_unit`` (MTE3). UB holds ``buffer_num`` slots of in+out tiles plus
-    ``tmp_bytes_per_unit`` scratch per unit and ``fixed_ub_bytes`` (e.g. broadcast
-    parameters). Raises AclnnError(561002) if one unit does not fit in UB.
-
-    Blocks: the per-block factor is ``max(min_units_per_block, ceil(total / cores))``
-    and ``block_dim = ceil(total / factor)`` (the last block takes the rest), so the
-    longest block never shrinks as the problem grows. ``vec_instrs_per_tile``: vector
-    instructions one UB tile issues (e.g. one per pass; 0 = the least possible, one
-    per 255 repeats), each paying ``vector_issue_ns``. A block with more than
-    ``max_steps_per_block`` UB tiles has them merged into timed steps of equal tiles
-    (``Stage.tiles``; bytes summed, fixed costs per tile kept).
-    """
-    total_units = max(int(total_units), 1)
-    slot = buffer_num * (in_bytes_per_unit + out_bytes_per_unit) + tmp_bytes_per_unit
-    avail = chip.ub_bytes - fixed_ub_bytes
-    ub_factor = int(avail // slot) if slot > 0 else total_units
-    if ub_factor < 1:
-        raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR,
-                         f"{name}: one unit needs {slot:.0f} B of UB (+{fixed_ub_bytes} B fixed) but "
-                         f"{chip.name} has {chip.ub_bytes} B")
-    # keep tiles a multiple of 32 B of input where units are elements
-    if in_bytes_per_unit and in_bytes_per_unit < 32 and ub_factor > 32:
-        step = int(32 // in_bytes_per_unit) or 1
-        if ub_factor >= step:  # round down only: rounding up could overflow UB
-            ub_factor = ub_factor // step * step
-    cores = chip.vector_core_count
-    if min_units_per_block is None:
-        per_unit = max(in_bytes_per_unit + out_bytes_per_unit, 1e-9)
-        min_units_per_block = max(1, int(MIN_BLOCK_BYTES // per_unit))
-    # per-block factor first, then block_dim (ops-nn's blockFactor / blockDim order): the
-    # factor never shrinks as the problem grows, so neither does the longest block
-    per_block = max(min_units_per_block, 1, ceil_div(total_units, cores))
-    block_dim = ceil_div(total_units, per_block)
-    ub_factor = min(ub_factor, per_block)
-
-    def tile(units: int, g: int = 1) -> tuple[Stage, ...]:
-        return (Stage(Pipe.MTE2, nbytes=g * int(math.ceil(units * in_bytes_per_unit)), tiles=g),
-                Stage(Pipe.VECTOR, vector_bytes=g * int(math.ceil(units * vec_bytes_per_unit)), tiles=g,
-                      issues=g * vec_instrs_per_tile),
-                Stage(Pipe.MTE3, nbytes=g * int(math.ceil(units * out_bytes_per_unit)), tiles=g))
-
-    steps_of = [1]
-
-    def program(units: int) -> BlockProgram:
-        full, tail = divmod(units, ub_factor)
-        g = ceil_div(full, max(1, max_steps_per_block)) if full > max_steps_per_block else 1
-        steps, rest = divmod(full, g)
-        steps_of[0] = max(steps_of[0], g)
-        tiles = [TileSpec(tile(ub_factor, g), steps)] if steps else []
-        if rest:
-            tiles.append(TileSpec(tile(ub_factor, rest), 1))
-        if tail:
-            tiles.append(TileSpec(tile(tail), 1))
-        return BlockProgram(tuple(tiles))
-
-    main = program(per_block)
-    last_units = total_units - per_block * (block_dim - 1)
-    blocks = (main,) * (block_dim - 1) + ((main if last_units == per_block else program(last_units)),)
-    ub_used = int(math.ceil(slot * ub_factor)) + fixed_ub_bytes
-    td = VectorTilingData(total_units, block_dim, per_block, ub_factor, buffer_num, ub_used, steps_of[0])
-    spec = KernelSpec(name, CoreType.AIV, blocks, buffer_num, {Buffer.UB: ub_used}, tiling_key,
-                      dict(args or {}, tiling=asdict(td)))
-    return spec, td
+from .tiling_base import align_up, ceil_div
+from .vector_tiling import (MAX_VECTOR_STEPS_PER_BLOCK, MIN_BLOCK_BYTES, VectorTilingData,  # noqa: F401
+                            vector_blocks, vector_kernel, vector_spec, vector_tiling)
 
 
 # ---------------------------------------------------------------------------- cube

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 import opsnn
 from opsnn import ACLNN_ERR_PARAM_INVALID as INVALID
 from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
-from opsnn.activation.golden import softmax_golden
+from opsnn.activation.softmax.golden import softmax_golden
 from tests.conftest import rel_err
 
-from ..pooling.helpers import TOL, assert_many_tiles, expect_error, run_op, strided_view
+from ...pooling.helpers import TOL, assert_many_tiles, expect_error, run_op, strided_view
 
 
 def _softmax(npu, x, dim, x_tensor=None, xv=None):

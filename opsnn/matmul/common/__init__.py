@@ -1,0 +1,1 @@
+"""Helpers shared by the cube family (Matmul, Convolution, FlashAttentionScore): cube dtype, cube tiling."""
