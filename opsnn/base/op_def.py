@@ -76,6 +76,8 @@ class OpDef:
         get_workspace_size / launch: the two aclnn entry points.
         python_name: the Pythonic function's name (default: ``snake_case(op_type)``).
         doc: one line for the generated function's docstring.
+        inplace: for in-place ops (``aclnnInplaceAdd``), the CANN name of the INPUT
+            parameter the op overwrites; the Pythonic function returns it. "" otherwise.
     """
 
     op_type: str
@@ -86,6 +88,7 @@ class OpDef:
     dtypes: tuple = ()
     python_name: str = ""
     doc: str = ""
+    inplace: str = ""
 
     @property
     def name(self) -> str:
