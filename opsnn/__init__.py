@@ -6,3 +6,5 @@
 """
 from . import aclnn
 from .aclnn import *  # noqa: F401,F403
+from . import functional
+from .functional import *  # noqa: F401,F403  (opsnn.softmax(x, dim) ... generated from each op's OpDef)

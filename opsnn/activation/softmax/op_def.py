@@ -8,7 +8,7 @@ from .op_api import aclnnSoftmax, aclnnSoftmaxGetWorkspaceSize
 
 SOFTMAX = OpDef(
     "Softmax",
-    (Param("self", INPUT), Param("dim", ATTRIBUTE, ATTR, default=-1), Param("out", OUTPUT)),
+    (Param("self", INPUT), Param("dim", ATTRIBUTE, ATTR), Param("out", OUTPUT)),
     infer=lambda self, dim: infer_shape(self[0], self[1], dim),
     get_workspace_size=aclnnSoftmaxGetWorkspaceSize, launch=aclnnSoftmax,
     dtypes=(aclDataType.ACL_FLOAT, aclDataType.ACL_FLOAT16, aclDataType.ACL_BF16),
