@@ -52,10 +52,10 @@ import math
 from typing import Any, NamedTuple
 
 from ..chips import ChipConfig
-from ..program import GM_PIPES, Pipe, Stage
+from ..program import GM_PIPES, CubeDtype, Pipe, Stage
 
 
-def cube_macs_per_cycle(chip: ChipConfig, dtype: str) -> int:
+def cube_macs_per_cycle(chip: ChipConfig, dtype: CubeDtype | str) -> int:
     """Cube MACs per cycle per AIC for a cube input dtype (see the table above)."""
     return chip.cube_macs_per_cycle(dtype)
 
