@@ -53,6 +53,22 @@ class Buffer(str, Enum):
     BT = "BT"
 
 
+class CubeDtype(str, Enum):
+    """The operand type the Cube computes in, which sets its MACs per cycle
+    (``ChipConfig.cube_macs_per_cycle``). Values are the names :class:`Stage` has
+    always used, so ``CubeDtype.HF32 == "hf32"`` and either form works as a
+    ``Stage.dtype``. HF32 is fp32 with its mantissa cut to about fp16's width, the
+    Cube's fast fp32 mode on Atlas A2 (Ascend C ``SetHF32Mode``: fp32 data in
+    L0A/L0B is rounded to HF32 before Mmad). The operator library picks it from the
+    input dtype and the aclnn cubeMathType attribute."""
+
+    FLOAT16 = "float16"
+    BFLOAT16 = "bfloat16"
+    INT8 = "int8"
+    FLOAT32 = "float32"
+    HF32 = "hf32"
+
+
 #: pipes whose transfers touch global memory (and so share HBM bandwidth)
 GM_PIPES = frozenset({Pipe.MTE2, Pipe.MTE3, Pipe.FIXPIPE})
 
@@ -88,8 +104,8 @@ class Stage:
         macs: multiply-accumulates (CUBE), already padded to the cube's fractal.
         vector_bytes: operand bytes the vector unit streams through (VECTOR), summed
             over every vector instruction the tile issues.
-        dtype: cube input dtype name ("float16", "bfloat16", "int8", "float32", or
-            "hf32" for fp32 under cubeMathType 1/3).
+        dtype: the Cube's compute type (CUBE), a :class:`CubeDtype` or its value
+            ("float16", "bfloat16", "int8", "float32", "hf32").
         issues: instructions the stage issues (DMA transfers on MTE2/MTE3/FIXPIPE,
             vector instructions on VECTOR); each pays the pipe's fixed cost. 0 =
             derive the least possible: ``tiles * max(1, len(gm_ranges))`` transfers,
@@ -106,7 +122,7 @@ class Stage:
     nbytes: int = 0
     macs: int = 0
     vector_bytes: int = 0
-    dtype: str = "float16"
+    dtype: CubeDtype | str = CubeDtype.FLOAT16
     issues: int = 0
     tiles: int = 1
     gm_ranges: tuple[GmRange, ...] = ()

@@ -1,5 +1,8 @@
 """Stage-time formulas: the one place simulated durations come from.
 
+(Over 300 lines on purpose: the stage costs and the estimates tiling builds from
+them, ``estimate_block_ns`` and friends at the end, stay in one module.)
+
 All results are ns; ``cycle = 1e9 / chip.clock_hz``. ``docs/timing.md`` gives the
 same formulas with worked examples. Sources: [PC] CANN platform config, [AC] Ascend C
 docs, [A] assumption (each preset figure is labelled in ``npu_sim/chips/presets.py``).
@@ -49,13 +52,17 @@ device copy (D2D)   dma_latency_ns + 2 * nbytes through HBM (read + write, FIFO)
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+import heapq
+from typing import Any, NamedTuple, Sequence
 
-from ..chips import ChipConfig
-from ..program import GM_PIPES, Pipe, Stage
+from ..chips import Architecture, ChipConfig
+from ..program import GM_PIPES, BlockProgram, CoreType, CubeDtype, KernelSpec, MixBlockProgram, Pipe, Stage
+
+#: pipes of a fused MIX program that run on the group's AIVs (the rest run on its AIC)
+AIV_PIPES = frozenset({Pipe.VECTOR, Pipe.MTE3})
 
 
-def cube_macs_per_cycle(chip: ChipConfig, dtype: str) -> int:
+def cube_macs_per_cycle(chip: ChipConfig, dtype: CubeDtype | str) -> int:
     """Cube MACs per cycle per AIC for a cube input dtype (see the table above)."""
     return chip.cube_macs_per_cycle(dtype)
 
@@ -189,3 +196,206 @@ def memcpy_ns(chip: ChipConfig, nbytes: int, kind: str) -> float:
     if kind == "D2D":
         return chip.dma_latency_ns + 2 * nbytes / chip.hbm_bandwidth_bytes_per_ns
     raise ValueError(f"memcpy kind must be H2D, D2H or D2D, not {kind!r}")
+
+
+# ---- estimates from the same costs (no SimPy) ------------------------------------------------
+def idle_stage_ns(chip: ChipConfig, stage: Stage, aiv_split: int = 1) -> float:
+    """:func:`stage_ns`, with the throughput term of a VECTOR/MTE3 stage divided by
+    ``aiv_split`` (the AIVs that share a fused MIX program's vector work)."""
+    c = stage_cost(chip, stage)
+    eng = c.engine_ns / aiv_split if aiv_split > 1 and stage.pipe in AIV_PIPES else c.engine_ns
+    if c.gm and c.nbytes > 0:
+        bus = c.bus_bytes + sum(b for _, b in c.keyed)
+        return max(eng, bus / chip.hbm_bandwidth_bytes_per_ns) + c.fixed_ns
+    return eng + c.fixed_ns
+
+
+def _pipeline_ns(groups: Sequence[tuple[int, Sequence[float]]], buffer_num: int) -> float:
+    """End of the last stage of the last tile (ns from the block's start) under the rule
+    of ``pipeline.py``, for tile groups ``(count, stage durations)``. Exact: a run of
+    identical tiles is walked tile by tile until every stage's last ``bn + 1`` ends
+    are one period ``P`` apart (``max(durations)`` once ``bn >= 2``); from there each
+    tile ends ``P`` later (the rule is max-plus linear and time-invariant), so the
+    rest of the run is one shift."""
+    bn = max(1, buffer_num)
+    S = len(groups[0][1]) if groups else 0
+    if not S:
+        return 0.0
+    hist: list[list[float]] = [[] for _ in range(S)]   # last bn + 1 ends of each stage
+    for count, d in groups:
+        i = 0
+        while i < count:
+            t_prev = 0.0
+            for s in range(S):
+                h = hist[s]
+                t = t_prev
+                if h and h[-1] > t:
+                    t = h[-1]
+                if s + 1 < S and len(hist[s + 1]) >= bn and hist[s + 1][-bn] > t:
+                    t = hist[s + 1][-bn]
+                t_prev = t + d[s]
+                h.append(t_prev)
+                if len(h) > bn + 1:
+                    del h[0]
+            i += 1
+            left = count - i
+            period = hist[-1][-1] - hist[-1][-2] if len(hist[-1]) > 1 else -1.0
+            if left and all(len(h) == bn + 1 and all(abs(h[j + 1] - h[j] - period) <= 1e-9 * (1.0 + abs(h[j + 1]))
+                                                      for j in range(bn)) for h in hist):
+                shift = left * period
+                for h in hist:
+                    h[:] = [x + shift for x in h]
+                i = count
+    return hist[-1][-1] if hist[-1] else 0.0
+
+
+class _BlockEstimate(NamedTuple):
+    ns: float        #: block start to its last stage's end
+    hbm_bytes: int   #: bus bytes served by HBM (no key, writes, first reads of a key)
+    l2_bytes: int    #: bus bytes of keyed reads whose key was seen before (L2 hits)
+
+
+def _block_estimate(chip: ChipConfig, program: BlockProgram, buffer_num: int, aiv_split: int,
+                    seen: set, cache: dict) -> _BlockEstimate:
+    """:func:`estimate_block_ns` of a plain program, with its HBM and L2 bytes;
+    ``seen`` holds the ``(key, j)`` already in L2 and gains this block's; ``cache``
+    keeps stage terms by stage identity (tilings share stage objects)."""
+    hbm_bw, l2_bw = chip.hbm_bandwidth_bytes_per_ns, chip.l2_bandwidth_bytes_per_ns
+    runs: list[tuple[int, list[float]]] = []
+    hbm = l2 = 0
+    for g in program.tiles:
+        if g.count <= 0:
+            continue
+        terms = []
+        for st in g.stages:
+            t = cache.get((id(st), aiv_split))
+            if t is None or t[0] is not st:
+                c = stage_cost(chip, st)
+                eng = c.engine_ns / aiv_split if aiv_split > 1 and st.pipe in AIV_PIPES else c.engine_ns
+                gm = c.gm and c.nbytes > 0
+                t = cache[(id(st), aiv_split)] = (st, (eng, c.fixed_ns, c.bus_bytes, c.keyed if gm else (), gm,
+                                          st.pipe is not Pipe.MTE2))
+            terms.append(t[1])
+        if not any(t[3] for t in terms):   # no L2 keys: every tile of the group costs the same
+            d = [max(e, bus / hbm_bw) + f if gm else e + f for e, f, bus, _, gm, _ in terms]
+            runs.append((g.count, d))
+            hbm += g.count * sum(t[2] for t in terms if t[4])
+            continue
+        for j in range(g.count):
+            d = []
+            for eng, fixed, bus, keyed, gm, write in terms:
+                if not gm:
+                    d.append(eng + fixed)
+                    continue
+                miss, hit = bus, 0
+                for key, b in keyed:
+                    if write or (key, j) not in seen:
+                        miss += b
+                        seen.add((key, j))
+                    else:
+                        hit += b
+                hbm += miss
+                l2 += hit
+                d.append(max(eng, miss / hbm_bw, hit / l2_bw) + fixed)
+            if runs and runs[-1][1] == d:
+                runs[-1] = (runs[-1][0] + 1, d)
+            else:
+                runs.append((1, d))
+    return _BlockEstimate(_pipeline_ns(runs, buffer_num), hbm, l2)
+
+
+def estimate_block_ns(chip: ChipConfig, program: BlockProgram | MixBlockProgram, buffer_num: int = 2,
+                      aiv_split: int = 1) -> float:
+    """Duration (ns) of one block program alone on an idle chip, from block start to
+    its last stage's end (dispatch and launch excluded; see :func:`estimate_kernel_ns`).
+
+    Each stage lasts what it would on an idle chip: the fixed term plus the slowest
+    of its engine, the HBM at full bandwidth for its missed bytes (no L2 key,
+    writes, first reads of a key) and the L2 at full bandwidth for its hits (reads
+    of a ``(key, j)`` the block read or wrote before), all burst rounded; a fused MIX
+    program (``aiv_split=2``) halves the VECTOR/MTE3 throughput terms. The stages
+    follow the pipeline rule of ``npu_sim/hardware/pipeline.py``, queues of depth
+    ``bn = buffer_num``::
+
+        start(s, i) = max(end(s-1, i), end(s, i-1), end(s+1, i-bn));  end = start + d(s, i)
+
+    which for ``n`` identical tiles and ``bn >= 2`` is ``sum(d) + (n - 1) * max(d)``
+    (:func:`estimate_tiles_ns`). A :class:`MixBlockProgram` takes the longest of its
+    AIC and AIV programs.
+
+    Versus the simulator running the block alone: equal (to float rounding) when none
+    of the block's GM transfers queues at the HBM or L2 behind another of its own
+    (e.g. whenever the HBM outruns the core's copy engines, as on the 910B presets);
+    else the simulator is slower, never faster (every simulated duration is at least
+    its idle one, and the rule is monotone). ``tests/npu_sim/test_estimate.py``.
+    """
+    if isinstance(program, MixBlockProgram):
+        return max(_block_estimate(chip, p, buffer_num, 1, set(), {}).ns for p in (program.aic,) + program.aiv)
+    return _block_estimate(chip, program, buffer_num, aiv_split, set(), {}).ns
+
+
+def estimate_tiles_ns(chip: ChipConfig, stages: Sequence[Stage], count: int = 1, buffer_num: int = 2) -> float:
+    """:func:`estimate_block_ns` of ``count`` identical tiles of ``stages``, without
+    building a program: ``sum(d) + (count - 1) * max(d)`` for ``buffer_num >= 2``
+    (``d`` = :func:`idle_stage_ns` of each stage), the pipeline rule otherwise."""
+    if count <= 0 or not stages:
+        return 0.0
+    d = [idle_stage_ns(chip, st) for st in stages]
+    if buffer_num >= 2:
+        return sum(d) + (count - 1) * max(d)
+    return _pipeline_ns([(count, d)], buffer_num)
+
+
+def _block_slots(chip: ChipConfig, core_type: CoreType) -> int:
+    """Blocks of ``core_type`` an idle chip runs at once (``CoreScheduler.capacity``)."""
+    if core_type is CoreType.AIC:
+        return chip.aic_count
+    if core_type is CoreType.AIV:
+        return chip.vector_core_count
+    return 0 if chip.architecture is Architecture.COUPLED else min(chip.aic_count, chip.aiv_count // 2)
+
+
+def estimate_kernel_ns(chip: ChipConfig, spec: KernelSpec) -> float:
+    """Duration (ns) of a kernel alone on an idle chip, as its stream task would last:
+    ``kernel_launch_ns`` + the latest of
+
+    * the blocks dealt in order to the first free core (``block_dispatch_ns`` each,
+      then its :func:`estimate_block_ns`, where a key an earlier block read counts
+      as an L2 hit);
+    * ``block_dispatch_ns`` + the HBM time of all the blocks' missed bytes;
+    * ``block_dispatch_ns`` + the L2 time of all their hits.
+
+    An estimate for ranking tilings, not a bound: it ignores L2 capacity (evictions
+    turn hits into misses) and how the blocks' transfers queue at the shared HBM
+    (measured error: ``tests/npu_sim/test_estimate.py``).
+    Raises ValueError if the chip has no cores of the spec's core type.
+    """
+    slots = _block_slots(chip, spec.core_type)
+    if slots <= 0:
+        raise ValueError(f"{chip.name} has no cores for a {spec.core_type.value} kernel")
+    split = 2 if spec.core_type is CoreType.MIX else 1
+    dispatch = chip.block_dispatch_ns
+    seen: set = set()
+    cache: dict = {}
+    unkeyed: dict[int, _BlockEstimate] = {}   # programs without L2 keys cost the same in every block
+    free = [0.0] * min(slots, max(1, spec.block_dim))
+    end = 0.0
+    hbm = l2 = 0
+    for prog in spec.blocks:
+        est = unkeyed.get(id(prog))
+        if est is None:
+            progs = (prog.aic,) + prog.aiv if isinstance(prog, MixBlockProgram) else (prog,)
+            n_seen = len(seen)
+            k = 1 if isinstance(prog, MixBlockProgram) else split
+            parts = [_block_estimate(chip, p, spec.buffer_num, k, seen, cache) for p in progs]
+            est = _BlockEstimate(max(p.ns for p in parts), sum(p.hbm_bytes for p in parts),
+                                 sum(p.l2_bytes for p in parts))
+            if len(seen) == n_seen and not est.l2_bytes:
+                unkeyed[id(prog)] = est
+        hbm += est.hbm_bytes
+        l2 += est.l2_bytes
+        t = heapq.heappop(free) + dispatch + est.ns
+        end = max(end, t)
+        heapq.heappush(free, t)
+    floor = dispatch + max(hbm / chip.hbm_bandwidth_bytes_per_ns, l2 / chip.l2_bandwidth_bytes_per_ns)
+    return chip.kernel_launch_ns + max(end, floor)

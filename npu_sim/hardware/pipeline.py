@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
-from .cost import stage_cost
+from .cost import AIV_PIPES, stage_cost
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..device import Device
@@ -53,10 +53,6 @@ class CompiledProgram:
         self.pipes = pipes
         self.groups = groups
         self.n = n
-
-
-#: pipes of a fused MIX program that run on the group's AIVs (the rest run on its AIC)
-AIV_PIPES = frozenset({Pipe.VECTOR, Pipe.MTE3})
 
 
 def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:

@@ -1,1 +1,1 @@
-"""Helpers shared by the cube family (Matmul, Convolution, FlashAttentionScore): cube dtype, cube tiling."""
+"""Helpers shared by the cube operators (Matmul family, Convolution, FlashAttentionScore)."""
