@@ -23,34 +23,24 @@ import numpy as np
 
 import opsnn
 from acl_runtime.api import Session
-from acl_runtime.runtime import runtime
+from frontend.profiling import kernel_records, kernels_completed
+from frontend.program import PreparedProgram, prepare_call
 
 SHAPES = [(1, 12, 128, 64), (8, 12, 128, 64), (1, 12, 512, 64), (4, 16, 512, 64), (1, 32, 2048, 128),
           (1, 32, 4096, 128)]
 
 
 def _run(s: Session, calls) -> tuple[float, float, int]:
-    """Prepare ``calls`` [(prep, launch, args)], run them on one stream; returns
-    (event latency ns, summed kernel ns, kernels)."""
-    from acl_runtime.api import Event
-    prepared = []
-    for prep, launch, args in calls:
-        ws, ex, ret = prep(*args)
-        assert ret == 0, opsnn.aclGetRecentErrMsg()
-        prepared.append((launch, ex, ws))
-    ws_max = max(p[2] for p in prepared)
-    ws = s.empty((max(ws_max, 1),), np.uint8)
-    stream = s.stream()
-    a, b = s.event(), s.event()
-    dev = runtime().device
-    first = len(dev.kernel_records)
-    a.record(stream)
-    for launch, ex, w in prepared:
-        assert launch(ws.ptr, ws_max, ex, stream.handle) == 0, opsnn.aclGetRecentErrMsg()
-    b.record(stream)
-    stream.synchronize()
-    recs = dev.kernel_records[first:]
-    return Event.elapsed_ms(a, b) * 1e6, sum(r["dur_ns"] for r in recs), len(recs)
+    """Prepare ``calls`` [(aclnn, args)] into one PreparedProgram, run it on a new
+    stream; returns (event latency ns, summed kernel ns, kernels)."""
+    prog = PreparedProgram("attention")
+    for aclnn, args in calls:
+        prog.add(prepare_call(aclnn, "", aclnn, *args))
+    prog.allocate()
+    first = kernels_completed()
+    latency_ns = prog.launch_timed()
+    recs = kernel_records(first)
+    return latency_ns, sum(r["dur_ns"] for r in recs), len(recs)
 
 
 def fused(s: Session, b, n, seq, d, dtype) -> tuple[float, float, int]:
@@ -59,7 +49,7 @@ def fused(s: Session, b, n, seq, d, dtype) -> tuple[float, float, int]:
     sm = [s.empty((b, n, seq, 8), np.float32) for _ in range(2)]
     args = (q.tensor, k.tensor, v.tensor, None, None, None, mask.tensor, None, 1 / math.sqrt(d), 1.0, 2147483647,
             2147483647, n, "BNSD", 0, 0, sm[0].tensor, sm[1].tensor, None, out.tensor)
-    return _run(s, [(opsnn.aclnnFlashAttentionScoreGetWorkspaceSize, opsnn.aclnnFlashAttentionScore, args)])
+    return _run(s, [("aclnnFlashAttentionScore", args)])
 
 
 def decomposed(s: Session, b, n, seq, d, dtype) -> tuple[float, float, int]:
@@ -71,11 +61,11 @@ def decomposed(s: Session, b, n, seq, d, dtype) -> tuple[float, float, int]:
     mask = s.empty((b, 1, 1, seq), dtype)
     scale = opsnn.aclCreateScalar(1 / math.sqrt(d), opsnn.aclDataType.ACL_FLOAT)
     one = opsnn.aclCreateScalar(1.0, opsnn.aclDataType.ACL_FLOAT)
-    calls = [(opsnn.aclnnMatmulGetWorkspaceSize, opsnn.aclnnMatmul, (q.tensor, kt, scores.tensor, 0)),
-             (opsnn.aclnnMulsGetWorkspaceSize, opsnn.aclnnMuls, (scores.tensor, scale, scaled.tensor)),
-             (opsnn.aclnnAddGetWorkspaceSize, opsnn.aclnnAdd, (scaled.tensor, mask.tensor, one, masked.tensor)),
-             (opsnn.aclnnSoftmaxGetWorkspaceSize, opsnn.aclnnSoftmax, (masked.tensor, -1, probs.tensor)),
-             (opsnn.aclnnMatmulGetWorkspaceSize, opsnn.aclnnMatmul, (probs.tensor, v.tensor, out.tensor, 0))]
+    calls = [("aclnnMatmul", (q.tensor, kt, scores.tensor, 0)),
+             ("aclnnMuls", (scores.tensor, scale, scaled.tensor)),
+             ("aclnnAdd", (scaled.tensor, mask.tensor, one, masked.tensor)),
+             ("aclnnSoftmax", (masked.tensor, -1, probs.tensor)),
+             ("aclnnMatmul", (probs.tensor, v.tensor, out.tensor, 0))]
     return _run(s, calls)
 
 

@@ -282,11 +282,11 @@ def rel_error(got: np.ndarray, ref: np.ndarray) -> float:
 
 def cmd_run(args, console: Console) -> int:
     from acl_runtime import acl
-    from acl_runtime.runtime import AclError, runtime
     from npu_sim import get_chip
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .onnx_import import UnsupportedModelError
+    from . import profiling
+    from .errors import DeviceError, UnsupportedModelError
     from .runner import ModelRunner
 
     path = _resolve_model(args.model)
@@ -318,8 +318,7 @@ def cmd_run(args, console: Console) -> int:
         else:
             feeds[name] = rng.integers(0, 2, size=shape).astype(dtype)
 
-    rt = runtime()
-    if rt.initialized:
+    if profiling.acl_initialized():
         acl.finalize()
     if acl.init(chip=chip) != 0 or acl.rt.set_device(0) != 0:
         raise CliError(acl.get_recent_err_msg())
@@ -332,18 +331,18 @@ def cmd_run(args, console: Console) -> int:
             prepare_s = time.perf_counter() - t0
             tr = prog.add_task("execute (simulate)", total=max(len(runner.calls), 1))
             result = runner.run(feeds, lambda i, n: prog.update(tr, completed=i))
-        records = rt.kernel_records()
-        peak = rt.peak_memory_bytes()
+        records = profiling.kernel_records()
+        peak = profiling.peak_memory_bytes()
         trace_path = None
         if trace_file is not None:
-            rt.write_trace(trace_file, metadata={"model": str(path), "chip": chip.name})
+            profiling.write_trace(trace_file, metadata={"model": str(path), "chip": chip.name})
             trace_path = f"{trace_file}  (open in https://ui.perfetto.dev or chrome://tracing)"
     except UnsupportedModelError as e:
         raise CliError(str(e)) from None
-    except (AclError, ValueError) as e:
+    except (DeviceError, ValueError) as e:
         raise CliError(str(e), 1) from None
     finally:
-        if rt.initialized:
+        if profiling.acl_initialized():
             acl.finalize()
 
     check = None

@@ -34,7 +34,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from .onnx_import import Graph, Node
+from .graph import Graph, Node
 
 FUSED_OP = "FlashAttentionScore"
 MASK_FILL_MAX = -1e4  #: an additive mask constant at or below this acts as "masked out" [assumption]

@@ -21,14 +21,15 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 import opsnn
 from opsnn.base.dtypes import from_numpy_dtype
 
-from .onnx_import import Node, UnsupportedModelError
+from .errors import PrepareError, UnsupportedModelError
+from .graph import Node
+from .program import PreparedCall, prepare_call
 
 
 @dataclass
@@ -47,18 +48,6 @@ class DTensor:
         return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
 
 
-@dataclass
-class PreparedCall:
-    """One prepared aclnn call: phase 2 is ``launch(workspace, ws_size, executor, stream)``."""
-
-    node: str
-    op_type: str
-    aclnn: str
-    launch: Callable
-    executor: object
-    workspace_size: int
-
-
 class LoweringContext:
     """What handlers need: device allocation and tensor creation (see runner.py)."""
 
@@ -72,20 +61,12 @@ class LoweringContext:
         raise NotImplementedError
 
 
-def _check(node: Node, aclnn: str, result) -> tuple[int, object]:
-    ws, ex, ret = result
-    if ret != 0:
-        raise UnsupportedModelError(f"{node.op_type} node {node.name!r}: {aclnn}GetWorkspaceSize failed: "
-                                    f"{opsnn.aclGetRecentErrMsg()}")
-    r = opsnn.aclSetAclOpExecutorRepeatable(ex)
-    assert r == 0
-    return ws, ex
-
-
 def _call(node: Node, aclnn: str, *args) -> PreparedCall:
-    prep = getattr(opsnn, f"{aclnn}GetWorkspaceSize")
-    ws, ex = _check(node, aclnn, prep(*args))
-    return PreparedCall(node.name, node.op_type, aclnn, getattr(opsnn, aclnn), ex, ws)
+    """Phase 1 of ``aclnn`` for ``node``; UnsupportedModelError naming the node if it fails."""
+    try:
+        return prepare_call(node.name, node.op_type, aclnn, *args)
+    except PrepareError as e:
+        raise bad(node, str(e)) from None
 
 
 # ------------------------------------------------------------------------- attribute access

@@ -41,8 +41,10 @@ import numpy as np
 import opsnn
 from opsnn.base.dtypes import from_numpy_dtype
 
-from .lowering import DTensor, PreparedCall, _call, attr_float, attr_int, attr_ints, axis_index, bad
-from .onnx_import import Node, UnsupportedModelError
+from .lowering import DTensor, _call, attr_float, attr_int, attr_ints, axis_index, bad
+from .errors import UnsupportedModelError
+from .graph import Node
+from .program import PreparedCall
 
 ND = 2  # aclFormat ND
 

@@ -16,7 +16,6 @@ is produced by an ``Identity`` node reading the constant (stored as ``<name>__co
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,36 +23,11 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
+from .errors import UnsupportedModelError
+from .fusion import fuse_attention as _fuse_attention
+from .graph import Graph, Node
 
-class UnsupportedModelError(Exception):
-    """The model uses something the frontend cannot run; the message names the op and node."""
-
-
-@dataclass
-class Node:
-    """One ONNX node left after folding. ``attrs`` are plain Python values."""
-
-    op_type: str
-    name: str
-    inputs: list[str]
-    outputs: list[str]
-    attrs: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Graph:
-    """A folded graph: runtime inputs (name -> (shape, dtype)), constants (name ->
-    array), nodes in topological order, output names and the default-domain opset."""
-
-    name: str
-    inputs: dict[str, tuple[tuple[int, ...], np.dtype]]
-    constants: dict[str, np.ndarray]
-    nodes: list[Node]
-    outputs: list[str]
-    opset: int
-    model: onnx.ModelProto
-    #: static shapes of runtime tensors (inputs and node outputs) where known
-    shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
+__all__ = ["Graph", "Node", "UnsupportedModelError", "load_onnx"]
 
 
 def _elem_dtype(elem_type: int) -> np.dtype:
@@ -219,6 +193,5 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
             nodes.append(Node("Identity", name, [name + "__const"], [name]))
     graph = Graph(g.name or "model", inputs, consts, nodes, outputs, opset, model, shapes)
     if fuse_attention:
-        from .fusion import fuse_attention as fuse
-        fuse(graph)
+        _fuse_attention(graph)
     return graph

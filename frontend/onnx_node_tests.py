@@ -206,9 +206,10 @@ def _compare(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str
 def run_case(case: NodeCase, chip: str = "tiny") -> CaseResult:
     """Run one case on a fresh ACL context of ``chip``; never raises."""
     from acl_runtime import acl
-    from acl_runtime.runtime import AclError, runtime
 
-    from .onnx_import import UnsupportedModelError, load_onnx
+    from .errors import DeviceError, UnsupportedModelError
+    from .onnx_import import load_onnx
+    from .profiling import acl_initialized
     from .runner import ModelRunner
     t0 = time.perf_counter()
 
@@ -219,7 +220,7 @@ def run_case(case: NodeCase, chip: str = "tiny") -> CaseResult:
         model, feeds = _as_model(case)
     except TypeError as e:
         return done("unsupported", str(e))
-    if runtime().initialized:
+    if acl_initialized():
         acl.finalize()
     acl.init(chip=chip)
     acl.rt.set_device(0)
@@ -234,12 +235,12 @@ def run_case(case: NodeCase, chip: str = "tiny") -> CaseResult:
         if "no aclDataType" in str(e):
             return done("unsupported", f"dtype: {e}")
         return done("error", f"{type(e).__name__}: {e}")
-    except AclError as e:
+    except DeviceError as e:
         return done("error", f"{type(e).__name__}: {e}")
     except Exception as e:  # noqa: BLE001 - a harness: report, never crash
         return done("error", f"{type(e).__name__}: {e}")
     finally:
-        if runtime().initialized:
+        if acl_initialized():
             acl.finalize()
     names = [o.name for o in case.model.graph.output]
     for name, want in zip(names, case.outputs):

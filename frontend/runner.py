@@ -1,10 +1,11 @@
-"""Run a folded ONNX graph on the simulated device through acl_runtime + opsnn.
+"""Run a folded ONNX graph on the simulated device through the ACL binding + opsnn.
 
 ``ModelRunner.prepare()`` uploads the weights and runs phase 1 of every op once
-(executors made repeatable); ``ModelRunner.run(feeds)`` copies inputs in, runs
-phase 2 of every op on one stream between two events, synchronises, and copies
-outputs back. Ops on one stream run in order, so all of them share one workspace
-buffer sized for the largest (the baseline of DESIGN.md section 7).
+(executors made repeatable), collecting the calls into one
+:class:`~frontend.program.PreparedProgram`; ``ModelRunner.run(feeds)`` copies
+inputs in, runs the program between two events on its stream, synchronises, and
+copies outputs back. Ops on one stream run in order, so all of them share one
+workspace buffer sized for the largest (the baseline of DESIGN.md section 7).
 """
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from typing import Callable
 import numpy as np
 
 import opsnn
-from acl_runtime import constants as C
-from acl_runtime.runtime import AclError, runtime
+from acl_runtime import acl
 from opsnn.base.dtypes import from_numpy_dtype
 
-from .lowering import DTensor, PreparedCall, lower_node
-from .onnx_import import Graph, UnsupportedModelError
+from .errors import UnsupportedModelError
+from .graph import Graph
+from .lowering import DTensor, lower_node
+from .program import PreparedCall, PreparedProgram, check, download, malloc, upload
 
 
 @dataclass
@@ -36,18 +38,20 @@ class RunResult:
 
 
 class ModelRunner:
-    """Prepare once, run many. Requires ACL initialised with device 0 set."""
+    """Prepare once, run many. Requires ACL initialised with device 0 set
+    (``acl.init()``, ``acl.rt.set_device(0)``)."""
 
     def __init__(self, graph: Graph):
         self.graph = graph
-        self.rt = runtime()
         self.values: dict[str, DTensor] = {}
-        self.calls: list[PreparedCall] = []
-        self.workspace = 0
-        self.workspace_size = 0
-        self.stream = None
+        self.program = PreparedProgram()
         self._prepared = False
         self.weight_bytes = 0
+
+    @property
+    def calls(self) -> list[PreparedCall]:
+        """The prepared aclnn calls, in launch order."""
+        return self.program.calls
 
     # ---- LoweringContext ------------------------------------------------------------
     def _tensor(self, ptr, shape, dtype, strides=None):
@@ -61,7 +65,7 @@ class ModelRunner:
         shape = tuple(int(d) for d in shape)
         dtype = np.dtype(dtype)
         nbytes = max(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, 1)
-        ptr = self.rt.malloc(nbytes)
+        ptr = malloc(nbytes)
         d = DTensor(name, ptr, shape, dtype, self._tensor(ptr, shape, dtype))
         self.values[name] = d
         return d
@@ -77,8 +81,7 @@ class ModelRunner:
     def upload(self, name, arr: np.ndarray) -> DTensor:
         arr = np.asarray(arr, order="C")  # not ascontiguousarray: it turns a 0-d array into 1-d
         d = self.alloc(name, arr.shape, arr.dtype)
-        if arr.nbytes:
-            self.rt.memcpy(d.ptr, arr.nbytes, self.rt.register_host(arr), arr.nbytes, C.ACL_MEMCPY_HOST_TO_DEVICE)
+        upload(d.ptr, arr)
         self.weight_bytes += arr.nbytes
         return d
 
@@ -88,7 +91,8 @@ class ModelRunner:
     # ---- prepare / run -------------------------------------------------------------------
     def prepare(self, progress: Callable[[int, int], None] | None = None) -> None:
         """Upload constants and run phase 1 for every node. Raises
-        UnsupportedModelError (unsupported op, failed phase 1) naming the node."""
+        UnsupportedModelError (unsupported op, failed phase 1) naming the node,
+        DeviceError when device memory runs out."""
         g = self.graph
         for name, (shape, dtype) in g.inputs.items():
             if any(d < 0 for d in shape):
@@ -111,53 +115,32 @@ class ModelRunner:
             outs, calls = lower_node(self, node, ins, g.opset)
             for o, name in zip(outs, node.outputs):
                 self.values[name] = o
-            self.calls.extend(calls)
+            self.program.add(*calls)
             if progress:
                 progress(i + 1, len(g.nodes))
-        self.workspace_size = max((c.workspace_size for c in self.calls), default=0)
-        if self.workspace_size:
-            self.workspace = self.rt.malloc(self.workspace_size)
-        self.stream = self.rt.create_stream()
+        self.program.allocate()
         for name in g.outputs:
             if name not in self.values:
                 raise UnsupportedModelError(f"graph output {name!r} is never produced")
-        self.rt.synchronize_device()
+        check(acl.rt.synchronize_device(), "acl.rt.synchronize_device")
         self._prepared = True
 
     def run(self, feeds: dict[str, np.ndarray], progress: Callable[[int, int], None] | None = None) -> RunResult:
         """Copy ``feeds`` in, run every prepared op, return outputs and timings.
-        Raises ValueError for a missing or mis-shaped input, AclError on device failure."""
+        Raises ValueError for a missing or mis-shaped input, DeviceError on device failure."""
         assert self._prepared, "call prepare() first"
         t0 = time.perf_counter()
-        rt = self.rt
+        prog = self.program
         for name, (shape, dtype) in self.graph.inputs.items():
             if name not in feeds:
                 raise ValueError(f"missing input {name!r} (shape {list(shape)}, {dtype})")
             arr = np.asarray(np.asarray(feeds[name]).astype(dtype, copy=False), order="C")
             if arr.shape != tuple(shape):
                 raise ValueError(f"input {name!r} has shape {list(arr.shape)}, the model wants {list(shape)}")
-            rt.memcpy(self.values[name].ptr, arr.nbytes, rt.register_host(arr), arr.nbytes,
-                      C.ACL_MEMCPY_HOST_TO_DEVICE, self.stream, sync=False)
-        start, end = rt.create_event(), rt.create_event()
-        rt.record_event(start, self.stream)
-        for c in self.calls:
-            ret = c.launch(self.workspace, self.workspace_size, c.executor, self.stream)
-            if ret != 0:
-                raise AclError(ret, f"{c.aclnn} for node {c.node!r}: {opsnn.aclGetRecentErrMsg()}")
-        rt.record_event(end, self.stream)
-        total = len(self.calls)
-        done0 = rt.kernels_completed()
-        rt.synchronize_stream(self.stream, (lambda k: progress(k - done0, total)) if progress else None)
-        if progress:
-            progress(total, total)
-        device_ns = rt.event_elapsed_time(start, end) * 1e6
+            upload(self.values[name].ptr, arr, prog.stream)
+        device_ns = prog.launch_timed(progress)
         outs = {}
         for name in self.graph.outputs:
             d = self.values[name]
-            host = np.empty(d.shape, d.dtype)
-            if host.nbytes:
-                rt.memcpy(rt.register_host(host), host.nbytes, d.ptr, host.nbytes, C.ACL_MEMCPY_DEVICE_TO_HOST,
-                          self.stream, sync=True)
-            outs[name] = host
-        return RunResult(outs, device_ns, time.perf_counter() - t0, total)
-
+            outs[name] = download(d.ptr, d.shape, d.dtype, prog.stream)
+        return RunResult(outs, device_ns, time.perf_counter() - t0, len(prog.calls))

@@ -39,12 +39,15 @@ import argparse
 import math
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
 import numpy as np
 
 import opsnn
 from opsnn.base.dtypes import from_numpy_dtype
+
+from .errors import PrepareError
+from .profiling import kernel_records, kernels_completed
+from .program import PreparedProgram, download, prepare_call
 
 ND = 2
 
@@ -117,15 +120,6 @@ class WorkloadResult:
         return out
 
 
-@dataclass
-class _Op:
-    label: str
-    aclnn: str
-    launch: Callable
-    executor: object
-    workspace_size: int
-
-
 class LayerWorkload:
     """A layer built on an open :class:`acl_runtime.api.Session`: device buffers,
     prepared ops in order, and host copies of inputs/weights when the session holds
@@ -140,8 +134,13 @@ class LayerWorkload:
         self.backed = not session.timing_only
         self.buffers: dict[str, object] = {}
         self.host: dict[str, np.ndarray] = {}
-        self.ops: list[_Op] = []
+        self.program = PreparedProgram(name)
         self.outputs: list[str] = []
+
+    @property
+    def ops(self):
+        """The prepared calls of the layer, in launch order (:class:`frontend.program.PreparedCall`)."""
+        return self.program.calls
 
     # ---- buffers --------------------------------------------------------------------------
     def param(self, name: str, shape, scale: float = 1.0, offset: float = 0.0):
@@ -180,11 +179,10 @@ class LayerWorkload:
         ``acl_runtime.api.OpError`` if phase 1 fails."""
         from acl_runtime.api import OpError
         args = tuple(self.t(a) for a in args)
-        ws, ex, ret = getattr(opsnn, aclnn + "GetWorkspaceSize")(*args)
-        if ret != 0:
-            raise OpError(ret, f"{self.name} {label}: {opsnn.aclGetRecentErrMsg()}")
-        opsnn.aclSetAclOpExecutorRepeatable(ex)
-        self.ops.append(_Op(label, aclnn, getattr(opsnn, aclnn), ex, ws))
+        try:
+            self.program.add(prepare_call(label, "", aclnn, *args))
+        except PrepareError as e:
+            raise OpError(e.code, f"{self.name} {label}: {e.message}") from None
 
     def linear(self, label: str, x2d, w, b, out) -> None:
         """out = x2d @ w (+ b): aclnnAddmm with a bias, aclnnMatmul without."""
@@ -199,34 +197,23 @@ class LayerWorkload:
 
     # ---- run --------------------------------------------------------------------------------
     def run(self) -> WorkloadResult:
-        """Phase 2 of every op on a new stream between two events; synchronise; return
-        latency, per-op breakdown and (backed sessions) the outputs."""
-        from acl_runtime.api import Event, OpError
-        from acl_runtime.runtime import runtime
-        s = self.session
-        ws_size = max((o.workspace_size for o in self.ops), default=0)
-        ws = s.empty((max(ws_size, 1),), np.uint8) if ws_size else None
-        stream = s.stream()
-        start, end = s.event(), s.event()
-        rt = runtime()
-        first = rt.kernels_completed()
-        start.record(stream)
-        for o in self.ops:
-            ret = o.launch(ws.ptr if ws else 0, ws_size, o.executor, stream.handle)
-            if ret != 0:
-                raise OpError(ret, f"{self.name} {o.label}: {opsnn.aclGetRecentErrMsg()}")
-        end.record(stream)
-        stream.synchronize()
-        records = rt.kernel_records(first)
-        ops, i = [], 0
-        for o in self.ops:
-            n = len(o.executor.kernels)
-            recs = records[i:i + n]
-            i += n
-            ops.append(OpTime(o.label, o.aclnn, n, sum(r["dur_ns"] for r in recs),
-                              sum(int(r.get("flops", 0) or 0) for r in recs)))
-        outs = {name: self.buffers[name].numpy() for name in self.outputs} if self.backed else {}
-        return WorkloadResult(self.name, s.chip.name, Event.elapsed_ms(start, end) * 1e6, ops, outs)
+        """Phase 2 of every op on a new stream (with a new workspace) between two
+        events; synchronise; return latency, per-op breakdown and (backed sessions)
+        the outputs. Raises :class:`frontend.errors.DeviceError` if a launch or a
+        runtime call fails."""
+        prog = self.program
+        prog.allocate()
+        first = kernels_completed()
+        latency_ns = prog.launch_timed()
+        ops = [OpTime(c.name, c.aclnn, c.kernel_count, sum(r["dur_ns"] for r in recs),
+                      sum(int(r.get("flops", 0) or 0) for r in recs))
+               for c, recs in zip(prog.calls, prog.split_records(kernel_records(first)))]
+        outs = {}
+        if self.backed:
+            for name in self.outputs:
+                b = self.buffers[name]
+                outs[name] = download(b.ptr, b.shape, b.dtype)
+        return WorkloadResult(self.name, self.session.chip.name, latency_ns, ops, outs)
 
 
 def _bf16():

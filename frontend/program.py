@@ -1,0 +1,211 @@
+"""One prepared program: the aclnn calls of a graph (or a layer), in stream order.
+
+Both front ends build one: :class:`frontend.runner.ModelRunner` lowers an ONNX graph
+into it, :mod:`frontend.workloads` builds a transformer layer into it. A program
+holds the prepared calls (phase 1 done once, executors made repeatable with
+``aclSetAclOpExecutorRepeatable``), one workspace shared by every call and the
+stream they run on. Ops on one stream run in order, so one workspace sized for the
+largest call serves them all (the baseline of DESIGN.md section 7).
+
+Everything goes through public interfaces: the pyACL-style binding
+(``acl.rt.malloc``, ``acl.rt.memcpy[_async]``, ``acl.util.numpy_to_ptr``,
+``acl.rt.create_stream``, ``acl.rt.create_event``, ``acl.rt.record_event``,
+``acl.rt.synchronize_stream``, ``acl.rt.event_elapsed_time``) with every status
+checked and turned into :class:`~frontend.errors.DeviceError`, the aclnn entry
+points of ``opsnn`` for both phases, and the read-only profiling views of
+:mod:`frontend.profiling`.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+import opsnn
+from acl_runtime import acl
+
+from . import profiling
+from .errors import DeviceError, PrepareError
+
+#: seconds between two progress reports while the device runs (wall clock, not simulated)
+PROGRESS_POLL_S = 0.1
+
+
+def check(ret: int, what: str) -> None:
+    """Raise :class:`DeviceError` for a failed ACL status ``ret`` of call ``what``
+    (message from ``acl.get_recent_err_msg()``)."""
+    if ret != acl.ACL_SUCCESS:
+        raise DeviceError(ret, acl.get_recent_err_msg() or f"{what} failed",
+                          acl.constants.ERROR_NAMES.get(ret, ""))
+
+
+def malloc(nbytes: int) -> int:
+    """aclrtMalloc of ``nbytes`` bytes (64 B aligned by the runtime); the device address."""
+    ptr, ret = acl.rt.malloc(nbytes)
+    check(ret, "acl.rt.malloc")
+    return ptr
+
+
+def upload(ptr: int, array: np.ndarray, stream: int | None = None) -> None:
+    """Copy a C-contiguous host ``array`` to device address ``ptr``: aclrtMemcpy
+    (blocking, ordered after the default stream) when ``stream`` is None, else
+    aclrtMemcpyAsync on ``stream`` (the host data is read at enqueue)."""
+    if not array.nbytes:
+        return
+    host = acl.util.numpy_to_ptr(array)
+    if not host:
+        check(acl.ACL_ERROR_INVALID_PARAM, "acl.util.numpy_to_ptr")
+    kind = acl.ACL_MEMCPY_HOST_TO_DEVICE
+    if stream is None:
+        check(acl.rt.memcpy(ptr, array.nbytes, host, array.nbytes, kind), "acl.rt.memcpy")
+    else:
+        check(acl.rt.memcpy_async(ptr, array.nbytes, host, array.nbytes, kind, stream), "acl.rt.memcpy_async")
+
+
+def download(ptr: int, shape, dtype, stream: int | None = None) -> np.ndarray:
+    """A new host array of ``shape``/``dtype`` copied back from device address ``ptr``
+    after the work queued on ``stream`` (blocking)."""
+    host = np.empty(shape, dtype)
+    if host.nbytes:
+        # A blocking copy ordered on ``stream`` itself: the public binding has no such
+        # call (acl.rt.memcpy orders on the default stream). Temporary, see the git log.
+        from acl_runtime.runtime import runtime
+        runtime().memcpy(acl.util.numpy_to_ptr(host), host.nbytes, ptr, host.nbytes,
+                         acl.ACL_MEMCPY_DEVICE_TO_HOST, stream, sync=True)
+    return host
+
+
+@dataclass
+class PreparedCall:
+    """One prepared aclnn call: phase 2 is ``launch(workspace, workspace_size,
+    executor, stream)``. ``name`` is the ONNX node name or the layer op's label,
+    ``op_type`` the ONNX op type ("" for built-in layers)."""
+
+    name: str
+    op_type: str
+    aclnn: str
+    launch: Callable
+    executor: object
+    workspace_size: int
+
+    @property
+    def node(self) -> str:
+        """The ONNX node this call came from (same as ``name``)."""
+        return self.name
+
+    @property
+    def kernel_count(self) -> int:
+        """Kernels one launch enqueues (decided in phase 1)."""
+        return len(self.executor.kernels)
+
+
+def prepare_call(name: str, op_type: str, aclnn: str, *args) -> PreparedCall:
+    """Phase 1 of ``aclnn`` (``opsnn.<aclnn>GetWorkspaceSize(*args)``, arguments in CANN
+    order), executor made repeatable. Raises :class:`PrepareError` with the aclnn
+    status when phase 1 (or making the executor repeatable) fails, AttributeError
+    when opsnn has no such entry point."""
+    ws, ex, ret = getattr(opsnn, f"{aclnn}GetWorkspaceSize")(*args)
+    if ret != 0:
+        raise PrepareError(ret, aclnn, opsnn.aclGetRecentErrMsg())
+    ret = opsnn.aclSetAclOpExecutorRepeatable(ex)
+    if ret != 0:
+        raise PrepareError(ret, aclnn, opsnn.aclGetRecentErrMsg())
+    return PreparedCall(name, op_type, aclnn, getattr(opsnn, aclnn), ex, ws)
+
+
+class PreparedProgram:
+    """Prepared calls in stream order, their shared workspace and their stream.
+
+    Build it by :meth:`add`-ing calls, then :meth:`allocate` (workspace + stream),
+    then upload inputs, :meth:`launch_timed` and read outputs back with
+    :func:`download`. ``name`` prefixes the messages of launch failures."""
+
+    def __init__(self, name: str = ""):
+        self.name = name
+        self.calls: list[PreparedCall] = []
+        self.workspace = 0          #: device address of the shared workspace (0: none needed)
+        self.stream: int | None = None
+
+    def add(self, *calls: PreparedCall) -> None:
+        self.calls.extend(calls)
+
+    @property
+    def workspace_size(self) -> int:
+        """Bytes of the shared workspace: the largest any call asked for."""
+        return max((c.workspace_size for c in self.calls), default=0)
+
+    def allocate(self) -> None:
+        """aclrtMalloc the shared workspace (when any call needs one), then
+        aclrtCreateStream. Each call gives a fresh workspace and stream; the previous
+        ones stay allocated. Raises DeviceError (207001 when HBM is full)."""
+        size = self.workspace_size
+        self.workspace = malloc(size) if size else 0
+        stream, ret = acl.rt.create_stream()
+        check(ret, "acl.rt.create_stream")
+        self.stream = stream
+
+    def launch_timed(self, progress: Callable[[int, int], None] | None = None) -> float:
+        """Phase 2 of every call on the stream between two events, then synchronise.
+        Returns the simulated ns between the events (aclrtEventElapsedTime).
+
+        ``progress(kernels_done, total_calls)`` is reported from a helper thread about
+        every :data:`PROGRESS_POLL_S` wall seconds while the device runs, and once at
+        the end with ``(total, total)``; it only reads
+        ``profiling.kernels_completed()``, so simulated time does not depend on it.
+        Raises DeviceError for a failed runtime call or launch."""
+        start, end = self._event(), self._event()
+        check(acl.rt.record_event(start, self.stream), "acl.rt.record_event")
+        ws, ws_size = self.workspace, self.workspace_size
+        for c in self.calls:
+            ret = c.launch(ws, ws_size, c.executor, self.stream)
+            if ret != 0:
+                where = f"{self.name} " if self.name else ""
+                raise DeviceError(ret, f"{c.aclnn} for {where}{c.name!r}: {opsnn.aclGetRecentErrMsg()}",
+                                  acl.constants.ERROR_NAMES.get(ret, ""))
+        check(acl.rt.record_event(end, self.stream), "acl.rt.record_event")
+        total = len(self.calls)
+        self._synchronize(progress, total)
+        if progress:
+            progress(total, total)
+        ms, ret = acl.rt.event_elapsed_time(start, end)
+        check(ret, "acl.rt.event_elapsed_time")
+        return ms * 1e6
+
+    @staticmethod
+    def _event() -> int:
+        ev, ret = acl.rt.create_event()
+        check(ret, "acl.rt.create_event")
+        return ev
+
+    def _synchronize(self, progress, total: int) -> None:
+        """aclrtSynchronizeStream, with ``progress`` polled from another thread."""
+        if progress is None:
+            check(acl.rt.synchronize_stream(self.stream), "acl.rt.synchronize_stream")
+            return
+        done0 = profiling.kernels_completed()
+        stop = threading.Event()
+
+        def poll() -> None:
+            while not stop.wait(PROGRESS_POLL_S):
+                progress(profiling.kernels_completed() - done0, total)
+
+        poller = threading.Thread(target=poll, name="npu-sim progress", daemon=True)
+        poller.start()
+        try:
+            ret = acl.rt.synchronize_stream(self.stream)
+        finally:
+            stop.set()
+            poller.join()
+        check(ret, "acl.rt.synchronize_stream")
+
+    def split_records(self, records: list[dict]) -> list[list[dict]]:
+        """``records`` (kernel records of one launch of this program, oldest first) cut
+        into one list per call, by each call's kernel count."""
+        out, i = [], 0
+        for c in self.calls:
+            n = c.kernel_count
+            out.append(records[i:i + n])
+            i += n
+        return out
