@@ -139,17 +139,19 @@ def _call(opdef: OpDef, bound: dict[str, Any], stream) -> Any:
 def make_function(opdef: OpDef) -> Callable:
     """The Pythonic function of ``opdef`` (see the module doc)."""
     params = []
-    seen_default = False
+    kw_only = False   # once one parameter must be keyword-only, every later one is too
     for p in opdef.params:
         if p.role == OUTPUT:
             continue
         name = p.py_name + ("_" if keyword.iskeyword(p.py_name) else "")
         if p.has_default:
-            seen_default = True
             default = None if p.default is _NO_DEFAULT else p.default
-            params.append(inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
+            kind = inspect.Parameter.KEYWORD_ONLY if kw_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
+            params.append(inspect.Parameter(name, kind, default=default))
         else:
-            kind = inspect.Parameter.KEYWORD_ONLY if seen_default else inspect.Parameter.POSITIONAL_OR_KEYWORD
+            # a required parameter after a defaulted one cannot be positional
+            kw_only = kw_only or any(q.default is not inspect.Parameter.empty for q in params)
+            kind = inspect.Parameter.KEYWORD_ONLY if kw_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
             params.append(inspect.Parameter(name, kind))
     params.append(inspect.Parameter("stream", inspect.Parameter.KEYWORD_ONLY, default=None))
     sig = inspect.Signature(params)

@@ -64,3 +64,19 @@ def test_errors_are_typed_with_codes(rng):
             opsnn.softmax(x)                       # dim is required (CANN has no default)
         with pytest.raises(InvalidParamError):
             opsnn.softmax(np.array(["a", "b"]), 0)
+
+
+def test_signature_with_a_required_parameter_after_a_default():
+    # CANN prototypes interleave optional tensors and required attributes
+    from opsnn.base.op_def import ATTR, ATTRIBUTE, INPUT, OpDef, Param
+    from opsnn.functional import make_function
+    d = OpDef("Fake", (Param("self", INPUT), Param("weightOptional", INPUT, optional=True),
+                       Param("eps", ATTRIBUTE, ATTR), Param("mode", ATTRIBUTE, ATTR, default=0),
+                       Param("out", "output")),
+              infer=lambda **k: [], get_workspace_size=opsnn.aclnnSoftmaxGetWorkspaceSize,
+              launch=opsnn.aclnnSoftmax)
+    sig = inspect.signature(make_function(d))
+    kinds = {n: p.kind for n, p in sig.parameters.items()}
+    assert kinds["self"] == kinds["weight"] == inspect.Parameter.POSITIONAL_OR_KEYWORD
+    assert kinds["eps"] == kinds["mode"] == kinds["stream"] == inspect.Parameter.KEYWORD_ONLY
+    assert sig.parameters["mode"].default == 0 and sig.parameters["weight"].default is None
