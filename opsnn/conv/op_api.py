@@ -34,16 +34,13 @@ that tile's MTE2 stage.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
-from npu_sim.program import BlockProgram, Buffer, Pipe, TileSpec
-
 from ..base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check_rank, check_same_dtype, check_shape,
                            check_tensor_type, invalid)
 from ..base.dtypes import aclFormat
 from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
-from ..base.tiling import cube_kernel
+from ..matmul.common.cube_program import cube_program
+from ..matmul.common.cube_tiling import cube_tiling
 from .kernel import conv_body
 
 OP = "aclnnConvolution"
@@ -70,27 +67,6 @@ def _cube_dtype(t, cmt: int) -> str:
     if name == "float32" and cmt in (1, 2, 3):
         return "float16"  # HF32 / fp16 path runs at the fp16 cube rate
     return name
-
-
-def _charge_bias(spec, bias_itemsize_on_chip: int, base_n: int) -> None:
-    """Add the bias load (base_n values into the BiasTable) to the MTE2 stage of every
-    output tile's last K chunk (the one with a FixPipe write), and reserve the table."""
-    extra = base_n * bias_itemsize_on_chip
-    new_progs: dict[int, BlockProgram] = {}
-    blocks = []
-    for prog in spec.blocks:
-        if id(prog) not in new_progs:
-            tiles = []
-            for ts in prog.tiles:
-                if any(s.pipe == Pipe.FIXPIPE and s.nbytes for s in ts.stages):
-                    stages = tuple(replace(s, nbytes=s.nbytes + extra) if s.pipe == Pipe.MTE2 else s
-                                   for s in ts.stages)
-                    ts = TileSpec(stages, ts.count)
-                tiles.append(ts)
-            new_progs[id(prog)] = BlockProgram(tuple(tiles))
-        blocks.append(new_progs[id(prog)])
-    spec.blocks = tuple(blocks)
-    spec.buffers[Buffer.BT] = extra
 
 
 def _build(chip, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups,  # noqa: A002
@@ -162,11 +138,13 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
             "dtype": input.dtype_name, "stride": [sh, sw], "padding": list(pads), "dilation": [dh, dw],
             "groups": g, "bias": bias is not None, "cubeMathType": cmt,
             "gemm": {"batch": g, "m": m, "n": nn, "k": k, "a_gm_reuse": reuse}}
-    spec, td = cube_kernel(chip, "Convolution", g, m, nn, k, input.itemsize, output.itemsize,
-                           _cube_dtype(input, cmt), a_gm_reuse=reuse, args=args,
-                           tiling_key=(1 if kh == kw == 1 else 0) + (2 if bias is not None else 0))
-    if bias is not None:
-        _charge_bias(spec, 4, td.base_n)
+    cube_dtype = _cube_dtype(input, cmt)
+    td = cube_tiling(chip, g, m, nn, k, input.itemsize, output.itemsize, cube_dtype, a_gm_reuse=reuse,
+                     name="Convolution")
+    # the bias goes into the BiasTable as fp32 (4 B a value), once per output tile
+    spec = cube_program(td, "Convolution", input.itemsize, output.itemsize, cube_dtype, a_gm_reuse=reuse,
+                        tiling_key=(1 if kh == kw == 1 else 0) + (2 if bias is not None else 0), args=args,
+                        bias_itemsize=4 if bias is not None else 0)
     inputs = [input, weight] + ([bias] if bias is not None else [])
     body = conv_body(input, weight, bias, output, (sh, sw), pads, (dh, dw), g,
                      to_fp16=(cmt == 2 and input.dtype_name == "float32"))

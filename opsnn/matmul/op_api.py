@@ -31,7 +31,8 @@ from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
 from ..base.dtypes import aclDataType
 from ..base.tensor import aclScalar, aclTensor
-from ..base.tiling import cube_kernel
+from .common.cube_program import cube_program
+from .common.cube_tiling import cube_tiling
 from ..common.contiguous import TensorRef, WorkspacePlan, needs_copy
 from .kernel import matmul_body
 
@@ -118,10 +119,11 @@ def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, bet
         from ..base.checks import broadcast_shape
         if broadcast_shape(op, bias.view_shape, shape) != shape:
             raise invalid(op, f"self (bias) shape {list(bias.view_shape)} does not broadcast to {list(shape)}")
-    spec, td = cube_kernel(chip, op.replace("aclnn", ""), batch, m, n, k, a.itemsize, out.itemsize,
-                           _cube_dtype(a, cmt),
-                           args={"shapes": [list(a.view_shape), list(b.view_shape)], "dtype": a.dtype_name,
-                                 "cubeMathType": cmt, "compute_dtype": compute_dtype(a, cmt)})
+    name, cube_dtype = op.replace("aclnn", ""), _cube_dtype(a, cmt)
+    td = cube_tiling(chip, batch, m, n, k, a.itemsize, out.itemsize, cube_dtype, name=name)
+    spec = cube_program(td, name, a.itemsize, out.itemsize, cube_dtype,
+                        args={"shapes": [list(a.view_shape), list(b.view_shape)], "dtype": a.dtype_name,
+                              "cubeMathType": cmt, "compute_dtype": compute_dtype(a, cmt)})
     inputs = [a, b] if bias is None else [bias, a, b]
     cd = compute_dtype(a, cmt)
     plan = WorkspacePlan(chip, op)
