@@ -15,7 +15,7 @@ from .math.elementwise import (aclnnAdd, aclnnAddGetWorkspaceSize, aclnnAdds, ac
                                aclnnReluGetWorkspaceSize)
 from .matmul.matmul import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnMatmul, aclnnMatmulGetWorkspaceSize, aclnnMm,
                             aclnnMmGetWorkspaceSize)
-from .conv.op_api import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
+from .conv.convolution import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
 from .norm.batch_norm import aclnnBatchNorm, aclnnBatchNormGetWorkspaceSize
 from .pooling.op_api import (aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWorkspaceSize, aclnnAvgPool2d,
                              aclnnAvgPool2dGetWorkspaceSize, aclnnMaxPool, aclnnMaxPool2dWithIndices,
