@@ -1,10 +1,9 @@
 """FlashAttentionScore definition: parameters in CANN order, dtypes, shape inference.
 
-Attribute defaults: CANN's C prototype has none; those below are torch_npu's
-``npu_fusion_attention`` defaults, which call this aclnn entry point (Ascend PyTorch API
-reference, torch_npu.npu_fusion_attention: scale=1., keep_prob=1.,
-pre_tockens=2147483647, next_tockens=2147483647, inner_precise=0, sparse_mode=0);
-headNum and inputLayout have no default there either.
+No attribute has a default: CANN's prototype gives none (torch_npu's
+``npu_fusion_attention`` wrapper supplies scale=1, keep_prob=1, pre/next tokens
+2147483647, inner_precise=0, sparse_mode=0, but those are the wrapper's, not aclnn's);
+only the ``...Optional`` inputs and ``softmaxOutOut`` may be null.
 """
 from __future__ import annotations
 
@@ -12,10 +11,6 @@ from ...base.dtypes import aclDataType
 from ...base.op_def import ATTR, ATTRIBUTE, INPUT, INT_ARRAY, OUTPUT, OpDef, Param
 from .infershape import infer_shape
 from .op_api import aclnnFlashAttentionScore, aclnnFlashAttentionScoreGetWorkspaceSize
-
-#: INT32_MAX: no band limit (torch_npu's pre_tockens / next_tockens default)
-NO_TOKEN_LIMIT = 2147483647
-
 
 def _infer(query, key, value, headNum, inputLayout, **_attrs):  # noqa: N803
     """[softmaxMaxOut, softmaxSumOut, attentionOutOut]; the optional inputs and the
@@ -28,12 +23,10 @@ FLASH_ATTENTION_SCORE = OpDef(
     (Param("query", INPUT), Param("key", INPUT), Param("value", INPUT),
      Param("realShiftOptional", INPUT, optional=True), Param("dropMaskOptional", INPUT, optional=True),
      Param("paddingMaskOptional", INPUT, optional=True), Param("attenMaskOptional", INPUT, optional=True),
-     Param("prefixOptional", ATTRIBUTE, INT_ARRAY, optional=True, default=None),
-     Param("scaleValue", ATTRIBUTE, ATTR, default=1.0), Param("keepProb", ATTRIBUTE, ATTR, default=1.0),
-     Param("preTokens", ATTRIBUTE, ATTR, default=NO_TOKEN_LIMIT),
-     Param("nextTokens", ATTRIBUTE, ATTR, default=NO_TOKEN_LIMIT),
-     Param("headNum", ATTRIBUTE, ATTR), Param("inputLayout", ATTRIBUTE, ATTR),
-     Param("innerPrecise", ATTRIBUTE, ATTR, default=0), Param("sparseMode", ATTRIBUTE, ATTR, default=0),
+     Param("prefixOptional", ATTRIBUTE, INT_ARRAY, optional=True),
+     Param("scaleValue", ATTRIBUTE, ATTR), Param("keepProb", ATTRIBUTE, ATTR), Param("preTokens", ATTRIBUTE, ATTR),
+     Param("nextTokens", ATTRIBUTE, ATTR), Param("headNum", ATTRIBUTE, ATTR), Param("inputLayout", ATTRIBUTE, ATTR),
+     Param("innerPrecise", ATTRIBUTE, ATTR), Param("sparseMode", ATTRIBUTE, ATTR),
      Param("softmaxMaxOut", OUTPUT), Param("softmaxSumOut", OUTPUT), Param("softmaxOutOut", OUTPUT, optional=True),
      Param("attentionOutOut", OUTPUT)),
     infer=_infer, get_workspace_size=aclnnFlashAttentionScoreGetWorkspaceSize, launch=aclnnFlashAttentionScore,

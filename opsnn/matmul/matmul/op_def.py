@@ -1,9 +1,8 @@
 """Matmul-family definitions: parameters in CANN order, dtypes, shape inference.
 
-Attribute defaults: CANN's C prototypes have none (``int8_t cubeMathType`` is a required
-argument); cubeMathType defaults to 0 (KEEP_DTYPE: compute in the input dtype, the
-binding's default) and Addmm's beta/alpha to 1 (torch.addmm's defaults, which
-aclnnAddmm's formula out = beta * self + alpha * (mat1 @ mat2) follows).
+No attribute has a default: CANN's prototypes give none (aclnnMatmul doc:
+``int8_t cubeMathType`` is a required host-side input; aclnnAddmm's ``beta``/``alpha``
+are required aclScalars), so the Pythonic functions ask for them.
 """
 from __future__ import annotations
 
@@ -14,11 +13,11 @@ from .op_api import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnBatchMatMul, a
                      aclnnMatmul, aclnnMatmulGetWorkspaceSize, aclnnMm, aclnnMmGetWorkspaceSize)
 
 _DTYPES = (aclDataType.ACL_FLOAT, aclDataType.ACL_FLOAT16, aclDataType.ACL_BF16)
-_CMT = Param("cubeMathType", ATTRIBUTE, ATTR, default=0)
+_CMT = Param("cubeMathType", ATTRIBUTE, ATTR)
 _GEMM = (Param("self", INPUT), Param("mat2", INPUT), Param("out", OUTPUT), _CMT)
 
 
-def _infer(self, mat2, cubeMathType=0):  # noqa: N803
+def _infer(self, mat2, cubeMathType):  # noqa: N803
     return infer_shape(self[0], self[1], mat2[0], mat2[1])
 
 
@@ -31,9 +30,9 @@ BATCH_MAT_MUL = OpDef("BatchMatMul", _GEMM, infer=_infer, get_workspace_size=acl
                       doc="``self @ mat2`` for 3-D operands [B, M, K] x [B, K, N] (B equal or 1)")
 ADDMM = OpDef(
     "Addmm",
-    (Param("self", INPUT), Param("mat1", INPUT), Param("mat2", INPUT), Param("beta", ATTRIBUTE, SCALAR, default=1.0),
-     Param("alpha", ATTRIBUTE, SCALAR, default=1.0), Param("out", OUTPUT), _CMT),
-    infer=lambda self, mat1, mat2, beta=1.0, alpha=1.0, cubeMathType=0: infer_shape(mat1[0], mat1[1], mat2[0]),
+    (Param("self", INPUT), Param("mat1", INPUT), Param("mat2", INPUT), Param("beta", ATTRIBUTE, SCALAR),
+     Param("alpha", ATTRIBUTE, SCALAR), Param("out", OUTPUT), _CMT),
+    infer=lambda self, mat1, mat2, beta, alpha, cubeMathType: infer_shape(mat1[0], mat1[1], mat2[0]),
     get_workspace_size=aclnnAddmmGetWorkspaceSize, launch=aclnnAddmm, dtypes=_DTYPES,
     doc="``beta * self + alpha * (mat1 @ mat2)`` (2-D mat1/mat2; self broadcasts to [M, N])",
 )
