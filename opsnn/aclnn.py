@@ -13,9 +13,9 @@ from .base.tensor import (aclCreateIntArray, aclCreateScalar, aclCreateTensor, a
                           aclDestroyTensor, aclIntArray, aclScalar, aclTensor)
 from .math.elementwise import (aclnnAdd, aclnnAddGetWorkspaceSize, aclnnAdds, aclnnAddsGetWorkspaceSize, aclnnRelu,
                                aclnnReluGetWorkspaceSize)
-from .matmul.op_api import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnMatmul, aclnnMatmulGetWorkspaceSize, aclnnMm,
+from .matmul.matmul import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnMatmul, aclnnMatmulGetWorkspaceSize, aclnnMm,
                             aclnnMmGetWorkspaceSize)
-from .conv.op_api import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
+from .conv.convolution import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
 from .norm.batch_norm import aclnnBatchNorm, aclnnBatchNormGetWorkspaceSize
 from .pooling.op_api import (aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWorkspaceSize, aclnnAvgPool2d,
                              aclnnAvgPool2dGetWorkspaceSize, aclnnMaxPool, aclnnMaxPool2dWithIndices,
@@ -51,6 +51,6 @@ from .transform.tensor_list import aclCreateTensorList, aclDestroyTensorList, ac
 from .transform.permute import aclnnPermute, aclnnPermuteGetWorkspaceSize
 from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize
 from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
-from .matmul.op_api import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize
+from .matmul.matmul import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize
 from .base.cache import clear_executor_cache, executor_cache_stats, no_executor_cache, set_executor_cache
 from .base.pool import executor_pool_stats

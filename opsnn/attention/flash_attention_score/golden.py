@@ -1,4 +1,5 @@
-"""float64 reference of FlashAttentionScore; arguments in the op_def order.
+"""float64 reference of FlashAttentionScore (tests only; independent of the kernel's
+layout and mask helpers); arguments in the op_def order.
 
 Formula (CANN aclnnFlashAttentionScore docs):
     attention_out = Softmax(Mask(scale * (pse + query @ key^T), atten_mask)) @ value
@@ -10,45 +11,32 @@ from __future__ import annotations
 
 import numpy as np
 
-LAYOUTS = ("BNSD", "BSND", "BSH", "SBH")
+#: query/key/value axes of each inputLayout as einsum letters (BSH/SBH: H split as N x D)
+_AXES = {"BNSD": "bnsd", "BSND": "bsnd", "BSH": "bsnd", "SBH": "sbnd"}
 
 
 def to_bnsd(x: np.ndarray, layout: str, heads: int) -> np.ndarray:
-    """View/copy ``x`` (in ``layout``) as [B, N, S, D]. ``heads`` is N (needed for BSH/SBH)."""
-    if layout == "BNSD":
-        return x
-    if layout == "BSND":
-        return x.transpose(0, 2, 1, 3)
-    if layout == "BSH":
-        b, s, h = x.shape
-        return x.reshape(b, s, heads, h // heads).transpose(0, 2, 1, 3)
-    if layout == "SBH":
-        s, b, h = x.shape
-        return x.reshape(s, b, heads, h // heads).transpose(1, 2, 0, 3)
-    raise ValueError(f"unknown layout {layout!r}")
+    """``x`` (in ``layout``) as [B, N, S, D]; ``heads`` is N (needed for BSH/SBH)."""
+    if layout not in _AXES:
+        raise ValueError(f"unknown layout {layout!r}")
+    x = np.asarray(x)
+    if layout in ("BSH", "SBH"):
+        x = x.reshape(x.shape[0], x.shape[1], heads, x.shape[2] // heads)
+    return np.einsum(f"{_AXES[layout]}->bnsd", x)
 
 
 def from_bnsd(x: np.ndarray, layout: str) -> np.ndarray:
-    """Inverse of :func:`to_bnsd`: [B, N, S, D] -> ``layout``."""
-    b, n, s, d = x.shape
-    if layout == "BNSD":
-        return x
-    if layout == "BSND":
-        return x.transpose(0, 2, 1, 3)
-    if layout == "BSH":
-        return x.transpose(0, 2, 1, 3).reshape(b, s, n * d)
-    if layout == "SBH":
-        return x.transpose(2, 0, 1, 3).reshape(s, b, n * d)
-    raise ValueError(f"unknown layout {layout!r}")
+    """[B, N, S, D] -> ``layout`` (the inverse of :func:`to_bnsd`)."""
+    if layout not in _AXES:
+        raise ValueError(f"unknown layout {layout!r}")
+    y = np.einsum(f"bnsd->{_AXES[layout]}", np.asarray(x))
+    return y.reshape(y.shape[0], y.shape[1], -1) if layout in ("BSH", "SBH") else y
 
 
 def causal_mask(s_q: int, s_kv: int, sparse_mode: int) -> np.ndarray:
-    """Boolean [Sq, Skv] mask (True = masked) of sparseMode 2 (leftUpCausal: j > i)
-    or 3 (rightDownCausal: j > i + Skv - Sq)."""
-    off = 0 if sparse_mode == 2 else s_kv - s_q
-    i = np.arange(s_q)[:, None]
-    j = np.arange(s_kv)[None, :]
-    return j > i + off
+    """Boolean [Sq, Skv] mask (True = masked): strictly above the diagonal that starts at
+    column 0 (sparseMode 2, leftUpCausal) or column Skv - Sq (3, rightDownCausal)."""
+    return np.triu(np.ones((s_q, s_kv), bool), k=1 + (0 if sparse_mode == 2 else s_kv - s_q))
 
 
 def flash_attention_score_golden(query, key, value, pse=None, atten_mask=None, scale=1.0, head_num=1,

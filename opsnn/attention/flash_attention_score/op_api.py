@@ -19,9 +19,10 @@ from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.op import execute, prepare
 from ...base.status import ACLNN_ERR_PARAM_INVALID, AclnnError
 from ...base.tensor import aclTensor
-from .golden import LAYOUTS
-from .kernel import fa_body
-from .tiling import FlashAttentionScoreTilingKey, flash_attention_tiling, tiling_summary
+from .infershape import LAYOUTS, layout_dims, layout_shape
+from .kernel import fa_body, tile_program
+from .tiling import cube_dtype, flash_attention_tiling, tiling_summary
+from .tiling_data import FlashAttentionScoreTilingKey
 
 OP = "aclnnFlashAttentionScore"
 #: sparse modes this simulator implements (CANN defines 0..6; 4 band, 5/6 prefix are not modelled)
@@ -37,19 +38,11 @@ def _layout_dims(op: str, name: str, t: aclTensor, layout: str, head_num: int | 
     want = 4 if layout in ("BNSD", "BSND") else 3
     if len(shape) != want:
         raise invalid(op, f"{name} must be {want}-D for inputLayout {layout}, got shape {list(shape)}")
-    if layout == "BNSD":
-        return shape[0], shape[1], shape[2], shape[3]
-    if layout == "BSND":
-        return shape[0], shape[2], shape[1], shape[3]
-    b, s = (shape[0], shape[1]) if layout == "BSH" else (shape[1], shape[0])
-    h = shape[2]
-    if head_num is None or head_num <= 0 or h % head_num:
-        raise invalid(op, f"{name} hidden size H={h} is not a multiple of the head count {head_num}")
-    return b, head_num, s, h // head_num
-
-
-def _bnsd_shape(layout: str, b: int, n: int, s: int, d: int) -> tuple[int, ...]:
-    return {"BNSD": (b, n, s, d), "BSND": (b, s, n, d), "BSH": (b, s, n * d), "SBH": (s, b, n * d)}[layout]
+    if layout in ("BSH", "SBH"):
+        h = shape[2]
+        if head_num is None or head_num <= 0 or h % head_num:
+            raise invalid(op, f"{name} hidden size H={h} is not a multiple of the head count {head_num}")
+    return layout_dims(shape, layout, head_num)
 
 
 def _as_layout(op: str, layout) -> str:
@@ -140,7 +133,7 @@ def _build(chip, query, key, value, pse, drop_mask, padding_mask, atten_mask, pr
         raise invalid(op, f"key and value must match except in D: key (N={n_kv}, S={s_kv}), value (N={vn}, S={vs})")
     if n_kv <= 0 or n % n_kv:
         raise invalid(op, f"query heads N={n} must be a multiple of key/value heads N={n_kv}")
-    out_shape = _bnsd_shape(layout, b, n, s_q, dv)
+    out_shape = layout_shape(layout, b, n, s_q, dv)
     if tuple(attention_out.view_shape) != out_shape:
         raise invalid(op, f"attentionOutOut shape {list(attention_out.view_shape)} does not match expected "
                           f"{list(out_shape)}")
@@ -171,19 +164,20 @@ def _build(chip, query, key, value, pse, drop_mask, padding_mask, atten_mask, pr
     if s_kv == 0 or d == 0:
         raise AclnnError(ACLNN_ERR_PARAM_INVALID, f"{op}: key sequence length and head dim must be positive "
                                                   f"for a non-empty query (Skv={s_kv}, D={d})")
-    # 6. tiling
+    # 6. tiling (host) -> tile program (kernel)
     from ...base.dtypes import dtype_name
-    cube_dtype = dtype_name(query.data_type)
     causal_offset = None
     if mask_key == FlashAttentionScoreTilingKey.CAUSAL:
         causal_offset = 0 if sparse_mode == 2 else s_kv - s_q
     args = {"shapes": [list(query.view_shape), list(key.view_shape), list(value.view_shape)],
             "dtype": query.dtype_name, "inputLayout": layout, "headNum": head_num, "scaleValue": scale,
             "sparseMode": sparse_mode}
-    spec, td = flash_attention_tiling(chip, batch=b, head_num=n, kv_head_num=n_kv, s_q=s_q, s_kv=s_kv, d=d, d_v=dv,
-                                      itemsize=query.itemsize, cube_dtype=cube_dtype, has_pse=pse is not None,
-                                      key=mask_key, causal_offset=causal_offset, row_strided=layout != "BNSD",
-                                      args=args)
+    res = flash_attention_tiling(chip, batch=b, head_num=n, kv_head_num=n_kv, s_q=s_q, s_kv=s_kv, d=d, d_v=dv,
+                                 itemsize=query.itemsize, has_pse=pse is not None, key=mask_key,
+                                 causal_offset=causal_offset)
+    td = res.data
+    spec = tile_program(td, chip, cube_dtype(dtype_name(query.data_type)), causal_offset=causal_offset,
+                        row_strided=layout != "BNSD", args=args)
     inputs = [query, key, value]
     tensors = {"query": query, "key": key, "value": value, "softmax_max": softmax_max, "softmax_sum": softmax_sum,
                "out": attention_out}
@@ -203,7 +197,7 @@ def _build(chip, query, key, value, pse, drop_mask, padding_mask, atten_mask, pr
                    sparse_mode=sparse_mode, inner_precise=inner_precise, slot=slot)
     info = {"strategy": "flash", "summary": tiling_summary(td), "tiling": spec.args["tiling"],
             "core_model": spec.args["core_model"]}
-    return aclOpExecutor("FlashAttentionScore", [PreparedKernel(spec, body)], inputs, outputs, td.workspace_bytes,
+    return aclOpExecutor("FlashAttentionScore", [PreparedKernel(spec, body)], inputs, outputs, res.workspace_bytes,
                          info=info)
 
 

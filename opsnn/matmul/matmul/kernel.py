@@ -1,20 +1,37 @@
-"""Kernel half of the matmul family: numpy functional bodies.
+"""Kernel half of the matmul family: the tile program from the tiling data, and the
+numpy body.
 
-The cube accumulates in fp32 (L0C) whatever the input dtype; FixPipe converts to the
-output dtype on the way out. fp16/bf16 inputs are therefore multiplied in float32
-here; float32 inputs in float32 (KEEP_DTYPE), rounded to fp16 first (USE_FP16) or
+Formula: out = self @ mat2 (Matmul, Mm, BatchMatMul; batch dims broadcast), or
+out = beta * self + alpha * (mat1 @ mat2) (Addmm). The cube accumulates in fp32 (L0C)
+whatever the input dtype; FixPipe converts to the output dtype on the way out. fp16/bf16
+inputs are therefore multiplied in float32 here; float32 inputs in float32 (KEEP_DTYPE), rounded to fp16 first (USE_FP16) or
 rounded to HF32 first (ALLOW_FP32_DOWN_PRECISION, USE_HF32).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..base.memview import tensor_view, write_out
+from npu_sim.program import KernelSpec
+
+from ...base.memview import tensor_view, write_out
+from ..common.cube_program import cube_program
+from .tiling_data import MatmulTilingData
 
 #: explicit mantissa bits HF32 keeps (assumption: the Ascend C docs say fp32 data is
 #: rounded to hf32, nearest-even by default, without giving the width; 10 bits, as
 #: TF32, is assumed)
 HF32_MANTISSA_BITS = 10
+
+
+def tile_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize: int, cube_dtype: str,
+                 args: dict, tiling_key: int) -> KernelSpec:
+    """The AIC kernel spec ``name`` of a GEMM tiled as ``td``: per K chunk MTE2 (A, B
+    GM->L1), MTE1 (L1->L0A/L0B), CUBE at the ``cube_dtype`` rate, and FIXPIPE on the
+    last chunk (:func:`~opsnn.matmul.common.cube_program.cube_program`). ``args``:
+    trace args (shapes, dtype, cubeMathType, compute dtype); the tiling struct and
+    FLOPs are added. Addmm's bias is not charged on the cube (it is added on the way
+    out)."""
+    return cube_program(td, name, in_itemsize, out_itemsize, cube_dtype, tiling_key=tiling_key, args=args)
 
 
 def round_to_hf32(x: np.ndarray) -> np.ndarray:

@@ -1,4 +1,13 @@
-"""Kernel half of aclnnConvolution: the numpy functional body.
+"""Kernel half of aclnnConvolution: the tile program from the tiling data, and the
+numpy functional body.
+
+Formula: out[n, co] = sum over (c, i, j) in co's group of
+input_padded[n, c, y*sh + i*dh, x*sw + j*dw] * weight[co, c, i, j] (+ bias[co]).
+
+Tile program: the implicit GEMM's cube program
+(:func:`~opsnn.matmul.common.cube_program.cube_program`), with the feature map's MTE2
+bytes divided by ``a_gm_reuse``; a bias is a one-off load of ``base_n`` fp32 values
+into the BiasTable per output tile, counted on that tile's last MTE2 step.
 
 The Cube runs convolution as an implicit GEMM (Load3D expands the feature map into
 im2col rows on the fly) and accumulates in fp32 in L0C; FixPipe adds nothing but the
@@ -21,7 +30,19 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..base.memview import tensor_view, write_out
+from npu_sim.program import KernelSpec
+
+from ...base.memview import tensor_view, write_out
+from ...matmul.common.cube_program import cube_program
+from .tiling_data import ConvolutionTilingData
+
+
+def tile_program(td: ConvolutionTilingData, args: dict, tiling_key: int) -> KernelSpec:
+    """The AIC kernel spec of a convolution tiled as ``td`` (module doc). ``args``:
+    trace args (shapes, attrs, the GEMM); the cube tiling struct and FLOPs are added."""
+    return cube_program(td.cube, "Convolution", td.in_itemsize, td.out_itemsize, td.cube_dtype,
+                        a_gm_reuse=td.a_gm_reuse, tiling_key=tiling_key, args=args,
+                        bias_itemsize=td.bias_itemsize)
 
 
 def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: int,

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import opsnn
-from opsnn.conv.golden import conv2d_golden, conv2d_naive
+from opsnn.conv.convolution.golden import conv2d_golden, conv2d_naive
 from npu_sim.program import Buffer, Pipe
 from tests.conftest import rel_err
 

@@ -26,25 +26,19 @@ Check order (ops-nn): null pointers (input, weight, output, stride, padding, dil
 161001), tensor types, dtypes, cubeMathType and transposed, then shapes and attributes
 (all 161002).
 
-Timing: implicit GEMM, one GEMM per group: batch = groups, M = N*Ho*Wo (im2col rows),
-N = Cout/groups, K = (C/groups)*kh*kw, with the feature map's GM traffic divided by
-kh*kw/(sh*sw) (Load3D reads each input pixel once for the overlapping windows). A bias
-is loaded into the BiasTable once per output tile (fp32, base_n values) and counted on
-that tile's MTE2 stage.
+Timing: implicit GEMM, one GEMM per group (``tiling.py``); a bias is loaded into the
+BiasTable once per output tile (``kernel.py``).
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
-from npu_sim.program import BlockProgram, Buffer, Pipe, TileSpec
-
-from ..base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check_rank, check_same_dtype, check_shape,
-                           check_tensor_type, invalid)
-from ..base.dtypes import aclFormat
-from ..base.executor import PreparedKernel, aclOpExecutor
-from ..base.op import execute, prepare
-from ..base.tiling import cube_kernel
-from .kernel import conv_body
+from ...base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check_rank, check_same_dtype,
+                            check_shape, check_tensor_type, invalid)
+from ...base.dtypes import aclFormat
+from ...base.executor import PreparedKernel, aclOpExecutor
+from ...base.op import execute, prepare
+from .infershape import normalize_pads, out_hw
+from .kernel import conv_body, tile_program
+from .tiling import convolution_tiling, cube_dtype
 
 OP = "aclnnConvolution"
 
@@ -63,34 +57,6 @@ def _int_list(name: str, value, lengths: tuple[int, ...]) -> list[int]:
             raise invalid(OP, f"{name} values must be integers, got {vals}")
         out.append(int(v))
     return out
-
-
-def _cube_dtype(t, cmt: int) -> str:
-    name = t.dtype_name
-    if name == "float32" and cmt in (1, 2, 3):
-        return "float16"  # HF32 / fp16 path runs at the fp16 cube rate
-    return name
-
-
-def _charge_bias(spec, bias_itemsize_on_chip: int, base_n: int) -> None:
-    """Add the bias load (base_n values into the BiasTable) to the MTE2 stage of every
-    output tile's last K chunk (the one with a FixPipe write), and reserve the table."""
-    extra = base_n * bias_itemsize_on_chip
-    new_progs: dict[int, BlockProgram] = {}
-    blocks = []
-    for prog in spec.blocks:
-        if id(prog) not in new_progs:
-            tiles = []
-            for ts in prog.tiles:
-                if any(s.pipe == Pipe.FIXPIPE and s.nbytes for s in ts.stages):
-                    stages = tuple(replace(s, nbytes=s.nbytes + extra) if s.pipe == Pipe.MTE2 else s
-                                   for s in ts.stages)
-                    ts = TileSpec(stages, ts.count)
-                tiles.append(ts)
-            new_progs[id(prog)] = BlockProgram(tuple(tiles))
-        blocks.append(new_progs[id(prog)])
-    spec.blocks = tuple(blocks)
-    spec.buffers[Buffer.BT] = extra
 
 
 def _build(chip, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups,  # noqa: A002
@@ -124,7 +90,7 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
     sh, sw = _int_list("stride", stride, (2,))
     dh, dw = _int_list("dilation", dilation, (2,))
     pad = _int_list("padding", padding, (2, 4))
-    pads = (pad[0], pad[0], pad[1], pad[1]) if len(pad) == 2 else tuple(pad)  # top, bottom, left, right
+    pads = normalize_pads(pad)  # top, bottom, left, right
     if min(sh, sw) < 1:
         raise invalid(OP, f"stride values must be >= 1, got {[sh, sw]}")
     if min(dh, dw) < 1:
@@ -151,22 +117,18 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
     if h + pt + pb < ekh or w + pl + pr < ekw:
         raise invalid(OP, f"kernel extent {[ekh, ekw]} (kernel {[kh, kw]}, dilation {[dh, dw]}) exceeds the "
                           f"padded input {[h + pt + pb, w + pl + pr]}")
-    ho = (h + pt + pb - ekh) // sh + 1
-    wo = (w + pl + pr - ekw) // sw + 1
+    ho, wo = out_hw(h, w, kh, kw, (sh, sw), pads, (dh, dw))
     check_shape(OP, "output", output, (n, co, ho, wo))
 
-    # tiling: implicit GEMM per group
-    m, nn, k = n * ho * wo, co // g, cg * kh * kw
-    reuse = max(1.0, (kh * kw) / (sh * sw))
+    # 5. tiling (host) -> tile program (kernel)
+    res = convolution_tiling(chip, (n, c, h, w), (co, cg, kh, kw), (ho, wo), (sh, sw), g, input.itemsize,
+                             output.itemsize, cube_dtype(input.dtype_name, cmt), bias is not None)
+    td = res.data
     args = {"shapes": [list(input.view_shape), list(weight.view_shape)], "output": list(output.view_shape),
             "dtype": input.dtype_name, "stride": [sh, sw], "padding": list(pads), "dilation": [dh, dw],
             "groups": g, "bias": bias is not None, "cubeMathType": cmt,
-            "gemm": {"batch": g, "m": m, "n": nn, "k": k, "a_gm_reuse": reuse}}
-    spec, td = cube_kernel(chip, "Convolution", g, m, nn, k, input.itemsize, output.itemsize,
-                           _cube_dtype(input, cmt), a_gm_reuse=reuse, args=args,
-                           tiling_key=(1 if kh == kw == 1 else 0) + (2 if bias is not None else 0))
-    if bias is not None:
-        _charge_bias(spec, 4, td.base_n)
+            "gemm": {"batch": td.batch, "m": td.m, "n": td.n, "k": td.k, "a_gm_reuse": td.a_gm_reuse}}
+    spec = tile_program(td, args, res.tiling_key)
     inputs = [input, weight] + ([bias] if bias is not None else [])
     body = conv_body(input, weight, bias, output, (sh, sw), pads, (dh, dw), g,
                      to_fp16=(cmt == 2 and input.dtype_name == "float32"))

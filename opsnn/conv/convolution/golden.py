@@ -1,4 +1,4 @@
-"""float64 references for convolution, written independently of the kernel
+"""float64 references for convolution (tests only), written independently of the kernel
 (no im2col, no sliding windows): one shifted strided slice per kernel tap,
 contracted with that tap's weights, plus a plain-loop version for tiny shapes."""
 from __future__ import annotations

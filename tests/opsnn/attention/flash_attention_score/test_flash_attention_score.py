@@ -17,7 +17,7 @@ from opsnn.base.dtypes import from_numpy_dtype
 from opsnn.base.status import ACLNN_ERR_INNER_TILING_ERROR
 from tests.conftest import rel_err
 
-from ..pooling.helpers import TOL, expect_error
+from ...pooling.helpers import TOL, expect_error
 
 PREP = opsnn.aclnnFlashAttentionScoreGetWorkspaceSize
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -324,34 +324,3 @@ def test_phase2_workspace_too_small(npu, rng):
     assert ret == 0 and ws > 0
     assert opsnn.aclnnFlashAttentionScore(0, ws - 1, ex, 0) == INVALID
     assert "smaller than" in opsnn.aclGetRecentErrMsg()
-
-
-# ------------------------------------------------------------------------------------------ tiling
-@pytest.mark.parametrize("chip_name", ["tiny", "ascend910b2", "ascend910b4", "ascend310p3"])
-@pytest.mark.parametrize("itemsize,cube_dtype", [(4, "float32"), (2, "float16")])
-def test_tiling_invariants(chip_name, itemsize, cube_dtype):
-    """Tiles fit every buffer; the split, workspace and FLOPs follow the README's
-    formulas; MIX on separated chips only."""
-    from npu_sim import Architecture, get_chip
-    from npu_sim.program import Buffer, CoreType
-    from opsnn.attention.flash_attention_score.tiling import (START_S_KV, START_S_Q, FlashAttentionScoreTilingKey,
-                                                              flash_attention_tiling)
-    chip = get_chip(chip_name)
-    b, n, s_q, s_kv, d = 2, 8, 300, 520, 64
-    spec, td = flash_attention_tiling(chip, batch=b, head_num=n, kv_head_num=n, s_q=s_q, s_kv=s_kv, d=d, d_v=d,
-                                      itemsize=itemsize, cube_dtype=cube_dtype, has_pse=False,
-                                      key=FlashAttentionScoreTilingKey.MASKED, causal_offset=None)
-    sep = chip.architecture == Architecture.SEPARATED
-    assert spec.core_type == (CoreType.MIX if sep else CoreType.AIC)
-    assert (Buffer.UB in spec.buffers) == sep
-    assert td.l1_bytes <= chip.l1_bytes and td.l0a_bytes <= chip.l0a_bytes and td.l0b_bytes <= chip.l0b_bytes
-    assert td.l0c_bytes <= chip.l0c_bytes and td.ub_bytes <= chip.ub_bytes
-    assert td.base_s_q % 16 == 0 and td.base_s_kv % 16 == 0
-    assert td.base_s_q <= START_S_Q and td.base_s_kv <= START_S_KV
-    assert td.q_blocks == -(-s_q // td.base_s_q) and td.kv_blocks == -(-s_kv // td.base_s_kv)
-    assert td.tasks == b * n * td.q_blocks and td.block_dim == min(chip.aic_count, td.tasks) == spec.block_dim
-    assert td.tiles == td.tasks * td.kv_blocks
-    per_block = 2 * (td.base_s_q * td.base_s_kv * (4 + itemsize) + td.base_s_q * d * 4)
-    assert td.workspace_per_block == -(-per_block // 512) * 512
-    assert td.workspace_bytes == td.block_dim * td.workspace_per_block
-    assert spec.args["flops"] == 2 * b * n * s_q * s_kv * (d + d)

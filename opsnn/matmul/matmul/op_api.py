@@ -9,8 +9,8 @@ CANN prototypes (aclnn_matmul.h, aclnn_batch_matmul.h, aclnn_addmm.h):
 dtypes: FLOAT, FLOAT16, BF16 (self and mat2 alike; out the same set); format ND;
 a transposed operand (last two dims swapped) is read in place, as the cube's
 transpose flag does; any other non-contiguous view goes through the shared
-Contiguous copy first, and a non-contiguous ``out`` through a ViewCopy after. Shapes: Matmul >= 2-D operands, batch dims broadcast (numpy
-rules); Mm 2-D; BatchMatMul 3-D [B, M, K] x [B, K, N] with B equal or one of them 1
+Contiguous copy first, and a non-contiguous ``out`` through a ViewCopy after.
+Shapes: Matmul >= 2-D operands, batch dims broadcast (numpy rules); Mm 2-D; BatchMatMul 3-D [B, M, K] x [B, K, N] with B equal or one of them 1
 (broadcast), out [max B, M, N].
 cubeMathType (CANN aclnnMatmul doc, Atlas A2 behaviour, which the 910B presets
 model): 0 KEEP_DTYPE (compute in the input type; fp32 at the fp32 cube rate);
@@ -19,42 +19,22 @@ fp16; not supported for BF16: 161002); 3 USE_HF32 (fp32 -> HF32; only FLOAT inpu
 161002 otherwise). The chosen operand type is ``args["compute_dtype"]`` in the trace
 and ``executor.info``; the numpy body rounds the operands to it (HF32 width: see
 ``kernel.HF32_MANTISSA_BITS``), and the timing uses the chip's HF32 cube rate
-(``cube_hf32_macs_per_cycle``).
+(``cube_hf32_macs_per_cycle``); the tiling is in ``tiling.py``.
 Status: 161001 null self/mat2/out; 161002 not a tensor, dtype, rank, K mismatch, batch
 dims that do not broadcast, out shape, or an invalid or unsupported cubeMathType.
 """
 from __future__ import annotations
 
-from ..base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check_rank, check_same_dtype, check_shape,
-                           check_tensor_type, invalid)
-from ..base.executor import PreparedKernel, aclOpExecutor
-from ..base.op import execute, prepare
-from ..base.dtypes import aclDataType
-from ..base.tensor import aclScalar, aclTensor
-from ..base.tiling import cube_kernel
-from ..common.contiguous import TensorRef, WorkspacePlan, needs_copy
-from .kernel import matmul_body
-
-
-CUBE_MATH_NAMES = {0: "KEEP_DTYPE", 1: "ALLOW_FP32_DOWN_PRECISION", 2: "USE_FP16", 3: "USE_HF32"}
-
-
-def compute_dtype(t, cube_math_type: int) -> str:
-    """Operand type the cube computes in for input ``t`` under ``cube_math_type``:
-    "float32", "hfloat32", "float16" or "bfloat16" (module doc)."""
-    name = t.dtype_name
-    if name == "float32" and cube_math_type in (1, 3):
-        return "hfloat32"
-    if name == "float32" and cube_math_type == 2:
-        return "float16"
-    return name
-
-
-def _cube_dtype(t, cube_math_type: int) -> str:
-    """Cube-rate dtype name for the cost model (``ChipConfig.cube_macs_per_cycle``):
-    HF32 is "hf32" there."""
-    c = compute_dtype(t, cube_math_type)
-    return "hf32" if c == "hfloat32" else c
+from ...base.checks import (FLOAT_TYPES_BF16, broadcast_shape, check_dtype, check_not_null, check_rank,
+                            check_same_dtype, check_shape, check_tensor_type, invalid)
+from ...base.dtypes import aclDataType
+from ...base.executor import PreparedKernel, aclOpExecutor
+from ...base.op import execute, prepare
+from ...base.tensor import aclScalar, aclTensor
+from ...common.contiguous import TensorRef, WorkspacePlan, needs_copy
+from .infershape import gemm_dims
+from .kernel import matmul_body, tile_program
+from .tiling import CUBE_MATH_NAMES, compute_dtype, cube_dtype, matmul_tiling
 
 
 def _check_cmt(op: str, cube_math_type) -> int:
@@ -86,22 +66,15 @@ def _cube_operand(plan, t, slot: int):
     return plan.input(t, slot), False
 
 
-def _matmul_shapes(op: str, a, b) -> tuple[tuple[int, ...], int, int, int, int]:
-    """torch.matmul-style shape inference for >= 2-D operands: returns
-    (out shape, batch, M, N, K)."""
+def _check_shapes(op: str, a, b) -> None:
+    """161002 unless self and mat2 are >= 2-D with equal K and broadcastable batch dims."""
     sa, sb = a.view_shape, b.view_shape
     if len(sa) < 2 or len(sb) < 2:
         raise invalid(op, f"self and mat2 must be at least 2-D, got {list(sa)} and {list(sb)}")
-    m, k = sa[-2], sa[-1]
-    k2, n = sb[-2], sb[-1]
+    k, k2 = sa[-1], sb[-2]
     if k != k2:
         raise invalid(op, f"inner dimensions differ: self {list(sa)} has K={k}, mat2 {list(sb)} has K={k2}")
-    from ..base.checks import broadcast_shape
-    batch_shape = broadcast_shape(op, sa[:-2], sb[:-2])
-    batch = 1
-    for d in batch_shape:
-        batch *= d
-    return tuple(batch_shape) + (m, n), batch, m, n, k
+    broadcast_shape(op, sa[:-2], sb[:-2])
 
 
 def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, beta=1.0):
@@ -112,18 +85,20 @@ def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, bet
         check_dtype(op, name, t, FLOAT_TYPES_BF16)
     check_same_dtype(op, self=a, mat2=b)
     _check_cmt_dtype(op, cmt, a)
-    shape, batch, m, n, k = _matmul_shapes(op, a, b)
+    _check_shapes(op, a, b)
+    shape, batch, m, n, k = gemm_dims(tuple(a.view_shape), tuple(b.view_shape))
     check_shape(op, "out", out, shape)
     if bias is not None:
-        from ..base.checks import broadcast_shape
         if broadcast_shape(op, bias.view_shape, shape) != shape:
             raise invalid(op, f"self (bias) shape {list(bias.view_shape)} does not broadcast to {list(shape)}")
-    spec, td = cube_kernel(chip, op.replace("aclnn", ""), batch, m, n, k, a.itemsize, out.itemsize,
-                           _cube_dtype(a, cmt),
-                           args={"shapes": [list(a.view_shape), list(b.view_shape)], "dtype": a.dtype_name,
-                                 "cubeMathType": cmt, "compute_dtype": compute_dtype(a, cmt)})
+    # tiling (host) -> tile program (kernel)
+    name, cube = op.replace("aclnn", ""), cube_dtype(a.dtype_name, cmt)
+    cd = compute_dtype(a.dtype_name, cmt)
+    res = matmul_tiling(chip, name, batch, m, n, k, a.itemsize, out.itemsize, cube)
+    spec = tile_program(res.data, name, a.itemsize, out.itemsize, cube,
+                        {"shapes": [list(a.view_shape), list(b.view_shape)], "dtype": a.dtype_name,
+                         "cubeMathType": cmt, "compute_dtype": cd}, res.tiling_key)
     inputs = [a, b] if bias is None else [bias, a, b]
-    cd = compute_dtype(a, cmt)
     plan = WorkspacePlan(chip, op)
     first = 0 if bias is None else 1
     bias_ref = plan.input(bias, 0) if bias is not None else None

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import opsnn
 from opsnn import ACLNN_ERR_PARAM_INVALID as INVALID
 from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
+from opsnn.matmul.matmul.golden import addmm_golden, matmul_golden
 from tests.conftest import rel_err
 from tests.opsnn.transform.helpers import BF16, TOL, device_tensor, expect_error
 
@@ -31,7 +32,7 @@ def run_mm(npu, which, a, b, cmt=0, layouts=("contiguous", "contiguous")):
 
 
 def ref(a, b):
-    return np.matmul(a.astype(np.float64), b.astype(np.float64))
+    return matmul_golden(a, b)
 
 
 def round_sig(x, bits):
@@ -120,7 +121,7 @@ def test_addmm_alpha_beta_broadcast_bias(npu, rng):
     po, to = npu.empty((6, 9), np.float32)
     npu.run(opsnn.aclnnAddmmGetWorkspaceSize(tb, t1, t2, opsnn.aclCreateScalar(0.5, 0),
                                              opsnn.aclCreateScalar(2.0, 0), to, 0), opsnn.aclnnAddmm)
-    expect = 0.5 * bias.astype(np.float64) + 2.0 * ref(m1, m2)
+    expect = addmm_golden(bias, m1, m2, beta=0.5, alpha=2.0)
     assert rel_err(npu.to_host(po, (6, 9), np.float32), expect) < 1e-5
 
 

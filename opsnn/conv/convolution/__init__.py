@@ -1,0 +1,6 @@
+"""Convolution (AIC cube kernel, implicit GEMM). Layout: ``op_api`` (aclnn entry points),
+``op_def``, ``infershape``, ``tiling`` + ``tiling_data`` (host), ``kernel`` (tile program
+and numpy body), ``golden`` (float64 reference, tests only)."""
+from .op_api import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
+
+__all__ = ["aclnnConvolution", "aclnnConvolutionGetWorkspaceSize"]

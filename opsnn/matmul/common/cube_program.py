@@ -1,0 +1,123 @@
+"""Cube (L1/L0 GEMM) tile program, kernel half: the :class:`KernelSpec` of a GEMM tiled
+as a :class:`~opsnn.matmul.common.cube_tiling.MatmulTilingData`.
+
+The program states bytes and MACs per stage; ``npu_sim`` turns them into time
+(``docs/timing.md``). One-off loads (a convolution's bias into the BiasTable) are
+parameters of the builder, never a rewrite of a finished program.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from npu_sim import ChipConfig
+from npu_sim.program import BlockProgram, Buffer, CoreType, GmRange, KernelSpec, Pipe, Stage, TileSpec
+
+from ...base.tiling_base import align_up, ceil_div
+from .cube_tiling import FRAC, MAX_CUBE_STEPS_PER_BLOCK, MatmulTilingData, cube_tiling, k_fractal
+
+
+def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize: int, cube_dtype: str, *,
+                 a_gm_reuse: float = 1.0, buffer_num: int = 2, tiling_key: int = 0, args: dict | None = None,
+                 bias_itemsize: int = 0) -> KernelSpec:
+    """The AIC :class:`KernelSpec` ``name`` of a GEMM tiled as ``td`` (``in_itemsize``,
+    ``out_itemsize``, ``cube_dtype``, ``a_gm_reuse`` and ``buffer_num`` as given to
+    :func:`~opsnn.matmul.common.cube_tiling.cube_tiling`).
+
+    Per K chunk of one output tile: MTE2 loads the A and B chunks GM->L1 (A's GM
+    bytes divided by ``a_gm_reuse``), MTE1 moves them L1->L0A/L0B, CUBE does
+    base_m*base_n*k_chunk MACs (M, N padded to 16 and K to the cube's K fractal: 32
+    for int8, else 16), and on the last K chunk FIXPIPE writes the output tile to GM.
+    The A and B chunks carry L2 keys (``("A", b, m_tile, k)``, ``("B", b, n_tile,
+    k)``) and row runs for burst rounding, so operand panels re-read by other output
+    tiles hit L2 (``docs/timing.md``). ``td.chunks_per_step`` consecutive chunks of
+    one output tile are one timed "L1 step" (``Stage.tiles`` = chunks merged, bytes
+    and MACs summed); buffers are still sized for one chunk. Output tiles are dealt
+    round-robin, so the blocks running at once share A row panels and B column panels.
+
+    ``bias_itemsize``: bytes per bias value in the BiasTable (0 = no bias): a one-off
+    load of ``base_n`` values per output tile, added to the MTE2 bytes of the tile's
+    last step (the one with the FixPipe write), and the BiasTable (``Buffer.BT``)
+    reserved for them. ``args``: trace args; the tiling struct and the FLOPs
+    (2 * batch * M * N * K) are added.
+    """
+    frac = FRAC
+    k_frac = k_fractal(cube_dtype)
+    item = in_itemsize
+    batch, m, n, k = td.batch, td.m, td.n, td.k
+    base_m, base_n, k_l1 = td.base_m, td.base_n, td.k_l1
+    mt, nt, kc, g = td.m_tiles, td.n_tiles, td.k_chunks, td.chunks_per_step
+    m_tail = m - (mt - 1) * base_m
+    n_tail = n - (nt - 1) * base_n
+    k_tail = k - (kc - 1) * k_l1
+    steps = ceil_div(kc, g)
+    last_chunks = kc - (steps - 1) * g          # chunks in the last step (the tail chunk among them)
+    last_k = (last_chunks - 1) * k_l1 + k_tail  # K elements of the last step
+    bias_bytes = base_n * bias_itemsize
+
+    shared: dict[tuple, Stage] = {}
+
+    def on_chip(mb: int, nb: int, kb: int, chunks: int, kmacs: int, last: bool) -> tuple[Stage, Stage, Stage]:
+        key = (mb, nb, kb, chunks, last)
+        if key not in shared:
+            ab = (mb * kb + kb * nb) * item
+            macs = align_up(mb, frac) * align_up(nb, frac) * kmacs
+            fix = mb * nb * out_itemsize if last else 0
+            shared[key] = (Stage(Pipe.MTE1, nbytes=ab, tiles=chunks),
+                           Stage(Pipe.CUBE, macs=macs, dtype=cube_dtype, tiles=chunks),
+                           Stage(Pipe.FIXPIPE, nbytes=fix, tiles=1,
+                                 gm_ranges=(GmRange(fix, nb * out_itemsize),) if fix else ()))
+        return shared[key]
+
+    def mte2(b: int, mi: int, ni: int, mb: int, nb: int, kb: int, chunks: int, last: bool) -> Stage:
+        a_bytes = int(mb * kb * item / a_gm_reuse)
+        b_bytes = kb * nb * item
+        tag = "last" if last else "k"
+        # the bias rides on the last step's MTE2 (its GM ranges stay the operands')
+        extra = bias_bytes if last else 0
+        return Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes + extra, tiles=chunks,
+                     gm_ranges=(GmRange(a_bytes, min(k_l1, kb) * item, ("A", b, mi, tag)),
+                                GmRange(b_bytes, nb * item, ("B", b, ni, tag))))
+
+    def out_tile(t: int) -> tuple[TileSpec, ...]:
+        b, r = divmod(t, mt * nt)
+        mi, ni = divmod(r, nt)
+        mb = m_tail if mi == mt - 1 else base_m
+        nb = n_tail if ni == nt - 1 else base_n
+        ts = []
+        if steps > 1:
+            kb = g * k_l1
+            kmacs = g * align_up(k_l1, k_frac)
+            ts.append(TileSpec((mte2(b, mi, ni, mb, nb, kb, g, False),) + on_chip(mb, nb, kb, g, kmacs, False),
+                               steps - 1))
+        kmacs = (last_chunks - 1) * align_up(k_l1, k_frac) + align_up(k_tail, k_frac)
+        ts.append(TileSpec((mte2(b, mi, ni, mb, nb, last_k, last_chunks, True),)
+                           + on_chip(mb, nb, last_k, last_chunks, kmacs, True), 1))
+        return tuple(ts)
+
+    blocks = []
+    for blk in range(td.block_dim):
+        tiles: list[TileSpec] = []
+        for t in range(blk, td.out_tiles, td.block_dim):
+            tiles.extend(out_tile(t))
+        blocks.append(BlockProgram(tuple(tiles)))
+    bufs = {Buffer.L1: td.l1_bytes_used, Buffer.L0A: buffer_num * base_m * td.base_k * item,
+            Buffer.L0B: buffer_num * td.base_k * base_n * item, Buffer.L0C: td.l0c_bytes_used}
+    if bias_bytes:
+        bufs[Buffer.BT] = bias_bytes
+    return KernelSpec(name, CoreType.AIC, tuple(blocks), buffer_num, bufs, tiling_key,
+                      dict(args or {}, tiling=asdict(td), flops=2 * batch * m * n * k))
+
+
+def cube_kernel(chip: ChipConfig, name: str, batch: int, m: int, n: int, k: int, in_itemsize: int,
+                out_itemsize: int, cube_dtype: str, *, a_gm_reuse: float = 1.0, tiling_key: int = 0,
+                args: dict | None = None, buffer_num: int = 2,
+                max_steps_per_block: int = MAX_CUBE_STEPS_PER_BLOCK) -> tuple[KernelSpec, MatmulTilingData]:
+    """:func:`~opsnn.matmul.common.cube_tiling.cube_tiling` then :func:`cube_program` in
+    one call: ``(spec, tiling data)``. For code that needs both at once (tests, the
+    roofline benchmark); an op's ``tiling.py`` calls the first, its ``kernel.py`` the
+    second. Raises AclnnError(561002) if no tile fits the chip's buffers."""
+    td = cube_tiling(chip, batch, m, n, k, in_itemsize, out_itemsize, cube_dtype, a_gm_reuse=a_gm_reuse,
+                     buffer_num=buffer_num, max_steps_per_block=max_steps_per_block, name=name)
+    spec = cube_program(td, name, in_itemsize, out_itemsize, cube_dtype, a_gm_reuse=a_gm_reuse,
+                        buffer_num=buffer_num, tiling_key=tiling_key, args=args)
+    return spec, td

@@ -1,0 +1,189 @@
+"""Cube (L1/L0 GEMM) tiling, host half: a pure function of (chip, problem, dtypes).
+
+:func:`cube_tiling` follows ops-nn's order: platform facts from the chip (AIC count,
+L1/L0A/L0B/L0C sizes, the cube rate of the compute dtype), then the problem size
+(batch, M, N, K), then the tiling struct (:class:`MatmulTilingData`: base tile, K chunk,
+output tiles, ``block_dim``). No device, no runtime, no aclTensor. The kernel half,
+:func:`~opsnn.matmul.common.cube_program.cube_program`, turns the struct into the tile
+program. Matmul, BatchMatMul, Addmm and Convolution (an implicit GEMM) use both.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from npu_sim import ChipConfig
+
+from ...base.status import ACLNN_ERR_INNER_TILING_ERROR, AclnnError
+from ...base.tiling_base import align_up, ceil_div
+
+#: the cube's M/N fractal edge (elements) and K fractal for 16-bit/fp32 inputs
+#: (Ascend C docs: a 16 x 16 fractal; int8 uses K = 32)
+FRAC = 16
+
+
+@dataclass(frozen=True)
+class MatmulTilingData:
+    """Tiling struct of a cube GEMM (cf. TCubeTiling): C[b, M, N] = A[b, M, K] @ B[b, K, N].
+
+    base_m/base_n/base_k: one L0 tile (L0A holds base_m x base_k, L0B base_k x base_n,
+    L0C base_m x base_n in fp32, ``l0c_buffers`` of them). k_l1: K elements per L1
+    load (one "K chunk"). block_dim: AICs; out_tiles: batch * ceil(M/base_m) *
+    ceil(N/base_n), dealt to blocks round-robin (tile t on block t % block_dim).
+    l1_bytes_used / l0c_bytes_used: bytes one AIC uses. k_chunks: K chunks per output
+    tile; chunks_per_step: K chunks merged into one timed "L1 step" (1 = none; see
+    :func:`cube_tiling`).
+    """
+
+    batch: int
+    m: int
+    n: int
+    k: int
+    base_m: int
+    base_n: int
+    base_k: int
+    k_l1: int
+    block_dim: int
+    out_tiles: int
+    l1_bytes_used: int
+    l0c_bytes_used: int
+    k_chunks: int = 1
+    chunks_per_step: int = 1
+    l0c_buffers: int = 2
+
+    @property
+    def m_tiles(self) -> int:
+        """Output tiles along M: ceil(M aligned to 16 / base_m)."""
+        return ceil_div(align_up(max(self.m, 1), FRAC), self.base_m)
+
+    @property
+    def n_tiles(self) -> int:
+        """Output tiles along N: ceil(N aligned to 16 / base_n)."""
+        return ceil_div(align_up(max(self.n, 1), FRAC), self.base_n)
+
+
+def k_fractal(cube_dtype: str) -> int:
+    """The cube's K fractal (elements) for ``cube_dtype``: 32 for int8, else 16."""
+    return 32 if cube_dtype == "int8" else FRAC
+
+
+#: most timed steps one cube block is given before K chunks are merged into "L1
+#: steps" (keeps SimPy events in the thousands for 8192^3 matmuls; the timing error of
+#: merging is one step's fill, under 1/max_steps of the block) [A]
+MAX_CUBE_STEPS_PER_BLOCK = 256
+
+
+def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: int, k_frac: int,
+                     buffer_num: int):
+    """(base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1.
+
+    Edges start from {256, 128, 64, 32, 16} and are then balanced: ``ceil(dim /
+    edge)`` tiles of equal aligned size (so M = 129 gives 2 tiles of 80, not 128 + 1),
+    and K is split into equal chunks no longer than L1 allows.
+    """
+    frac = FRAC
+    seen = set()
+    for bm0 in (256, 128, 64, 32, 16):
+        bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
+        for bn0 in (256, 128, 64, 32, 16):
+            bn = align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac)
+            if (bm, bn) in seen:
+                continue
+            seen.add((bm, bn))
+            acc = bm * bn * 4  # L0C accumulates in fp32
+            l0c_buf = buffer_num if acc * buffer_num <= chip.l0c_bytes else 1
+            if acc * l0c_buf > chip.l0c_bytes:
+                continue
+            base_k = min(k_al, chip.l0a_bytes // (buffer_num * bm * item),
+                         chip.l0b_bytes // (buffer_num * bn * item)) // k_frac * k_frac
+            if base_k < k_frac:
+                continue
+            k_max = chip.l1_bytes // (buffer_num * (bm + bn) * item) // base_k * base_k
+            if k_max < base_k:
+                continue
+            kc_min = ceil_div(k_al, k_max)
+            # more, shorter K chunks than L1 forces let the copies overlap the Cube
+            for kc in sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}):
+                k_l1 = align_up(ceil_div(k_al, kc), k_frac)  # equal K chunks
+                if kc > kc_min and (k_l1 < k_frac or ceil_div(k_al, k_l1) != kc):
+                    continue
+                yield bm, bn, base_k, k_l1, l0c_buf
+
+
+def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsize: int, out_itemsize: int,
+                cube_dtype: str, *, a_gm_reuse: float = 1.0, buffer_num: int = 2,
+                max_steps_per_block: int = MAX_CUBE_STEPS_PER_BLOCK, name: str = "cube") -> MatmulTilingData:
+    """Tile a (batched) GEMM of ``batch`` x [m, k] @ [k, n] over AICs, L1 and L0A/L0B/L0C.
+
+    ``in_itemsize`` / ``out_itemsize``: bytes per element of A, B / C. ``cube_dtype``:
+    the cube-rate dtype name (``ChipConfig.cube_macs_per_cycle``; "hf32" for HF32).
+    ``a_gm_reuse``: A's GM bytes are divided by it (a convolution's Load3D re-reads one
+    feature map for many im2col rows). ``buffer_num``: L1/L0A/L0B queue depth.
+
+    Base tile: among the (base_m, base_n) in {16..256} (balanced to equal tiles) that
+    fit L0A/L0B/L0C (L0C double-buffered when it fits, else single) and L1, the one
+    and K split (the fewest equal chunks L1 allows, or a few more so copies overlap
+    the Cube) with the least estimated time, from the documented stage formulas: one
+    block is a pipeline of ``ceil(out_tiles / aic_count) * k_chunks`` steps (the
+    first passes MTE2, MTE1 and Cube, each later one adds the slowest of them) plus
+    the last FixPipe write; or the L2 time of all the traffic, or the HBM time of
+    the operands (all the traffic if they do not fit in half the L2), if longer.
+    Among those within 3% of the fastest, the fewest waves of tiles over the cores,
+    then the one on the most cores, then with the fewest K chunks in all, then the
+    larger tile. ``block_dim = min(aic_count, out_tiles)``. When a block would get
+    more than ``max_steps_per_block`` K chunks, ``chunks_per_step`` consecutive chunks
+    of one output tile are merged into one timed "L1 step".
+
+    Raises AclnnError(561002) if no tile fits the chip's buffers (the message starts
+    with ``name``).
+    """
+    frac = FRAC
+    k_frac = k_fractal(cube_dtype)
+    item = in_itemsize
+    m_al, n_al, k_al = align_up(max(m, 1), frac), align_up(max(n, 1), frac), align_up(max(k, 1), k_frac)
+    rate = chip.cube_macs_per_cycle(cube_dtype)
+    cores = chip.aic_count
+    cands = []
+    cyc = chip.ns_per_cycle
+    lat, scalar = chip.dma_latency_ns, chip.scalar_ns_per_tile
+    unique = (m * k / a_gm_reuse + k * n) * item * batch
+    for bm, bn, bk, kl1, l0c_buf in _cube_candidates(chip, m_al, n_al, k_al, item, k_frac, buffer_num):
+        tiles = batch * ceil_div(m_al, bm) * ceil_div(n_al, bn)
+        rounds = ceil_div(tiles, cores)
+        kc = ceil_div(k_al, kl1)
+        ab = (bm * kl1 / a_gm_reuse + kl1 * bn) * item           # one K chunk's GM bytes
+        t_mte2 = 2 * lat + ab / chip.mte2_bytes_per_cycle * cyc + scalar
+        t_mte1 = (bm + bn) * kl1 * item / chip.mte1_bytes_per_cycle * cyc + scalar
+        t_cube = bm * bn * kl1 / rate * cyc + scalar
+        t_fix = lat + bm * bn * out_itemsize / chip.fixpipe_bytes_per_cycle * cyc + scalar
+        # one block as a pipeline of rounds * kc steps: the first step passes every
+        # stage, each later one adds the slowest stage; then the last FixPipe write
+        steps = rounds * kc
+        core = t_mte2 + t_mte1 + t_cube + (steps - 1) * max(t_mte2, t_mte1, t_cube) + t_fix
+        traffic = tiles * kc * ab
+        # re-reads come from L2 when the operands fit in it, else from HBM
+        hbm = unique if unique <= chip.l2_bytes // 2 else traffic
+        est = max(core, traffic / chip.l2_bandwidth_bytes_per_ns, hbm / chip.hbm_bandwidth_bytes_per_ns)
+        cands.append((est, (rounds, -min(tiles, cores), tiles * kc, -bm * bn), (bm, bn, bk, kl1, l0c_buf)))
+    best = None
+    if cands:
+        # the fastest estimate; within 3% of it, the fewest waves of tiles over the cores
+        # (a partial second wave idles most cores), then the most cores (latency hides
+        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers)
+        fastest = min(c[0] for c in cands)
+        best = min((c for c in cands if c[0] <= fastest * 1.03), key=lambda c: c[1])
+    if best is None:
+        raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR,
+                         f"{name}: no cube tile fits {chip.name}'s buffers (L0A {chip.l0a_bytes} B, L0B "
+                         f"{chip.l0b_bytes} B, L0C {chip.l0c_bytes} B, L1 {chip.l1_bytes} B) at {item} B per element")
+    base_m, base_n, base_k, k_l1, l0c_buf = best[2]
+    mt, nt, kc = ceil_div(m_al, base_m), ceil_div(n_al, base_n), ceil_div(k_al, k_l1)
+    out_tiles = batch * mt * nt
+    block_dim = min(cores, out_tiles)
+    per_block = ceil_div(out_tiles, block_dim)
+    g = 1
+    if per_block * kc > max_steps_per_block:
+        g = min(kc, ceil_div(per_block * kc, max(1, max_steps_per_block)))
+    l1_used = buffer_num * (base_m + base_n) * k_l1 * item
+    l0c_used = l0c_buf * base_m * base_n * 4
+    return MatmulTilingData(batch, m, n, k, base_m, base_n, base_k, k_l1, block_dim, out_tiles, l1_used, l0c_used,
+                            kc, g, l0c_buf)
