@@ -41,8 +41,22 @@ from ..base.dtypes import aclDataType
 from ..base.executor import PreparedKernel, aclOpExecutor
 from ..base.op import execute, prepare
 from ..common.contiguous import WorkspacePlan
-from .layer_norm import (MAX_RANK, STRATEGIES, _read, _write, check_eps, chunked_moments, plan_refs,
-                         row_norm_kernels)
+from ..base.tiling_base import TilingRegistry
+from .common.host import MAX_RANK, check_eps, plan_refs
+from .common.kernel import chunked_moments
+from .common.kernel import read_f32 as _read
+from .common.kernel import row_norm_kernels as _row_norm_kernels
+from .common.kernel import write_ref as _write
+from .common.tiling import FusedRowNorm, MultiPassRowNorm
+
+_REGISTRY = TilingRegistry("RmsNorm")
+_REGISTRY.register(priority=0)(FusedRowNorm)
+_REGISTRY.register(priority=1)(MultiPassRowNorm)
+STRATEGIES = _REGISTRY.names
+
+
+def row_norm_kernels(chip, name, rows, d, item, witem, n_affine, stats_out, centre, strategy, args):
+    return _row_norm_kernels(_REGISTRY, chip, rows, d, item, witem, n_affine, stats_out, centre, strategy, args)
 
 OP = "aclnnRmsNorm"
 
