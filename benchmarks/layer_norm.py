@@ -35,7 +35,8 @@ from acl_runtime import acl
 from acl_runtime.runtime import runtime
 from npu_sim.chips.presets import get_chip
 from opsnn.base.dtypes import from_numpy_dtype
-from opsnn.norm.layer_norm import row_norm_kernels
+from opsnn.norm.common.kernel import row_norm_kernels
+from opsnn.norm.layer_norm.tiling import REGISTRY
 
 DTYPES = {"float16": np.dtype(np.float16), "float32": np.dtype(np.float32), "bfloat16": np.dtype(ml_dtypes.bfloat16)}
 FULL_D = [64, 256, 768, 1024, 2048, 4096, 6144, 8192, 12288, 16384, 32768, 65536]
@@ -94,7 +95,7 @@ def fused_d_max(chip_name: str, rows: int, dt: np.dtype) -> int:
     item = dt.itemsize
 
     def fits(d: int) -> bool:
-        _, td = row_norm_kernels(chip, "LayerNorm", rows, d, item, item, 2, 2 * item, True, None, {})
+        _, td = row_norm_kernels(REGISTRY, chip, rows, d, item, item, 2, 2 * item, True, None, {})
         return td.strategy == "fused"
     lo, hi = 1, 1
     while fits(hi):

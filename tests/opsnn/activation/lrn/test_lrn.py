@@ -6,10 +6,10 @@ import pytest
 import opsnn
 from opsnn import ACLNN_ERR_PARAM_INVALID as INVALID
 from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
-from opsnn.activation.golden import lrn_golden
+from opsnn.activation.lrn.golden import lrn_golden
 from tests.conftest import rel_err
 
-from ..pooling.helpers import TOL, assert_many_tiles, expect_error, run_op, strided_view
+from ...pooling.helpers import TOL, assert_many_tiles, expect_error, run_op, strided_view
 
 
 def _lrn(npu, x, size, alpha=1e-4, beta=0.75, bias=1.0, x_tensor=None, xv=None):

@@ -7,7 +7,7 @@ import pytest
 
 import opsnn
 from npu_sim.program import Pipe
-from opsnn.norm.golden import batch_norm_inference_golden
+from opsnn.norm.batch_norm.golden import batch_norm_inference_golden
 from tests.conftest import rel_err
 
 BF16 = np.dtype(ml_dtypes.bfloat16)

@@ -1,4 +1,4 @@
-"""float64 references for the norm family."""
+"""float64 reference for BatchNorm inference (tests only)."""
 from __future__ import annotations
 
 import numpy as np

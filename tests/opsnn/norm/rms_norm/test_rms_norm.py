@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import opsnn
 from opsnn import ACLNN_ERR_PARAM_INVALID as INVALID
 from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
-from opsnn.norm.rms_norm import rms_norm_golden
+from opsnn.norm.rms_norm.golden import rms_norm_golden
 from tests.conftest import rel_err
 from tests.opsnn.transform.helpers import BF16, TOL, device_tensor, expect_error
 

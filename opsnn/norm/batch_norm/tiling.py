@@ -1,0 +1,35 @@
+"""BatchNorm (inference) tiling: a pure function of (chip, input shape, itemsize).
+
+Units are elements of the flattened input, streamed through UB by the vector recipe
+(:func:`~opsnn.base.vector_tiling.vector_tiling`), in and out ``itemsize`` bytes each.
+The four per-channel parameter vectors (fp32, 16 B a channel, padded to 32 B) stay
+resident in UB (``fixed_ub_bytes``, key 0) when they fit in a quarter of UB; otherwise
+a quarter of UB is set aside as a window of them (key 1). One strategy: the key only
+says where the parameters live.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from npu_sim import ChipConfig
+
+from ...base.tiling_base import TilingResult, align_up
+from ...base.vector_tiling import vector_tiling
+from .tiling_data import PARAM_BYTES_PER_CHANNEL, BatchNormTilingData
+
+
+def batch_norm_tiling(chip: ChipConfig, shape: tuple[int, ...], itemsize: int) -> TilingResult:
+    """Tile an inference BatchNorm of an input of ``shape`` ([N, C, ...]) and
+    ``itemsize`` bytes per element on ``chip``. Returns a :class:`TilingResult`
+    (strategy "resident_params" or "streamed_params", workspace 0) whose ``data`` is
+    a :class:`BatchNormTilingData`. Raises AclnnError(561002) if one element cannot
+    fit UB (never on the presets)."""
+    n = int(np.prod(shape, dtype=np.int64))
+    c = shape[1]
+    inner = int(np.prod(shape[2:], dtype=np.int64)) if len(shape) > 2 else 1
+    param_bytes = align_up(PARAM_BYTES_PER_CHANNEL * c, 32)
+    resident = param_bytes <= chip.ub_bytes // 4
+    fixed = param_bytes if resident else align_up(chip.ub_bytes // 4, 32)
+    vt = vector_tiling(chip, "BatchNorm", n, itemsize, itemsize, fixed_ub_bytes=fixed)
+    td = BatchNormTilingData(c, max(inner, 1), itemsize, resident, vt)
+    return TilingResult("resident_params" if resident else "streamed_params", int(td.tiling_key), vt.block_dim, 0, td)

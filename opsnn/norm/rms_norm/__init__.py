@@ -1,0 +1,7 @@
+"""RmsNorm (AIV vector kernels). Layout: ``op_api`` (aclnn entry points), ``op_def``,
+``infershape``, ``tiling`` + ``tiling_data`` (host; strategies shared with LayerNorm in
+``opsnn/norm/common``), ``kernel`` (tile programs and numpy bodies), ``golden``
+(float64 reference, tests only)."""
+from .op_api import aclnnRmsNorm, aclnnRmsNormGetWorkspaceSize
+
+__all__ = ["aclnnRmsNorm", "aclnnRmsNormGetWorkspaceSize"]
