@@ -1,5 +1,6 @@
 """Shared helpers for the elementwise-family tests: hypothesis strategies for shapes,
-dtypes and layouts, device tensors with arbitrary views, tolerances, and a runner."""
+dtypes and layouts, device tensors with arbitrary views, tolerances, a runner, and
+tile-program totals."""
 from __future__ import annotations
 
 import os
@@ -10,8 +11,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import opsnn
+from npu_sim.program import Pipe
 from opsnn.base.dtypes import aclDataType as T
 from opsnn.base.dtypes import from_numpy_dtype, to_numpy_dtype
+from opsnn.base.tensor import aclTensor
 
 #: examples per property test; raise with NPU_SIM_EXAMPLES=500 for a deeper local run
 EXAMPLES = int(os.environ.get("NPU_SIM_EXAMPLES", "40"))
@@ -217,3 +220,37 @@ def expect_error(prep, args, code: int, *fragments: str) -> str:
     for f in fragments:
         assert f in msg, msg
     return msg
+
+
+# ------------------------------------------------------------ tile-program helpers
+def meta(shape, dt):
+    """A contiguous aclTensor of ``shape`` and aclDataType ``dt`` at a fake address
+    (phase 1 only reads metadata)."""
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.insert(0, acc)
+        acc *= d
+    return aclTensor(shape, dt, strides, 0, 2, shape, 32)
+
+
+def totals(spec):
+    """Bytes per pipe summed over every block and tile of ``spec`` (VECTOR: operand bytes)."""
+    out = {p: 0 for p in (Pipe.MTE2, Pipe.VECTOR, Pipe.MTE3)}
+    for b in spec.blocks:
+        for ts in b.tiles:
+            for s in ts.stages:
+                out[s.pipe] += ts.count * (s.vector_bytes if s.pipe is Pipe.VECTOR else s.nbytes)
+    return out
+
+
+def ntiles(spec):
+    """UB tiles of ``spec`` over all blocks."""
+    return sum(b.tile_count for b in spec.blocks)
+
+
+def prepare_spec(fn, *args):
+    """Phase 1 of ``fn(*args)``; asserts success and one kernel, returns its spec."""
+    ws, ex, ret = fn(*args)
+    assert ret == 0, opsnn.aclGetRecentErrMsg()
+    assert len(ex.kernels) == 1
+    return ex.kernels[0].spec

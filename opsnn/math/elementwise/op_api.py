@@ -1,5 +1,6 @@
 """Arithmetic entry points: Add, Sub, Mul, Div (tensor, scalar and in-place forms)
-and Relu. Parameters in CANN order; ``workspaceSize, executor`` are returned, not
+and Relu: checks in ops-nn's order (nulls, dtypes and promotion, then shapes), then
+the family's tiling and kernel (:mod:`..common.host`). Parameters in CANN order; ``workspaceSize, executor`` are returned, not
 passed: ``ws, executor, status = aclnnAddGetWorkspaceSize(self, other, alpha, out)``.
 
   aclnnAdd(self, other, alpha, out)         out = self + alpha * other
@@ -25,11 +26,17 @@ broadcast, out shape, rank > 8.
 """
 from __future__ import annotations
 
-from ..base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
-from ..base.dtypes import aclDataType as T
-from ..base.op import prepare
-from ..base.promotion import ALL_TYPES, can_cast, check_castable, check_promote, compute_dtype, is_float
-from .elementwise_host import as_compute, build_eltwise, phase2_entry as _phase2, scalar_of
+from functools import partial
+
+from ...base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
+from ...base.dtypes import aclDataType as T
+from ...base.op import prepare
+from ...base.promotion import ALL_TYPES, can_cast, check_castable, check_promote, compute_dtype, is_float
+from ..common.host import as_compute, build_eltwise, phase2_entry as _phase2, scalar_of
+from .kernel import ELEMENTWISE_COMPUTE
+from .tiling import elementwise_tiling
+
+_build = partial(build_eltwise, tiling=elementwise_tiling, computes=ELEMENTWISE_COMPUTE)
 
 ARITH_TYPES = ALL_TYPES
 RELU_TYPES = (T.ACL_FLOAT, T.ACL_FLOAT16, T.ACL_BF16, T.ACL_DOUBLE, T.ACL_INT8, T.ACL_UINT8, T.ACL_INT32,
@@ -76,7 +83,7 @@ def _arith(chip, op_type: str, kernel: str, self, other, alpha, out, *, scalar: 
     else:
         ins = [(sname, self), ("other", other)]
     extra = 1 if has_alpha and attrs["alpha"] != 1 else 0   # Muls before the Add/Sub
-    return build_eltwise(chip, op_type, kernel, ins, [ct] * len(ins), out, ct, attrs=attrs, out_name=oname,
+    return _build(chip, op_type, kernel, ins, [ct] * len(ins), out, ct, attrs=attrs, out_name=oname,
                          label=kernel, extra_passes=extra, info={"promoted_dtype": promoted.name})
 
 
@@ -181,7 +188,7 @@ def _relu(chip, op_type, self, out, inplace):
         check_dtype(api, "out", out, (self.data_type,))
         check_shape(api, "out", out, self.view_shape)
     ct = self.data_type
-    return build_eltwise(chip, op_type, "Relu", [(sname, self)], [ct], self if inplace else out, ct,
+    return _build(chip, op_type, "Relu", [(sname, self)], [ct], self if inplace else out, ct,
                          out_name=sname if inplace else "out", label="Relu")
 
 

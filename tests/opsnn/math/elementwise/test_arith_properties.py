@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 import opsnn
 from opsnn.base.dtypes import aclDataType as T
 from opsnn.base.promotion import can_cast, promote_tensor_scalar, promote_types
-from opsnn.math import golden
+from opsnn.math.elementwise import golden
 
-from .helpers import (ALL_NP, LAYOUTS, SETTINGS, acl, broadcast_pair, check_close, make_input, npd, out_tensor,
+from ..helpers import (ALL_NP, LAYOUTS, SETTINGS, acl, broadcast_pair, check_close, make_input, npd, out_tensor,
                       read_view, run)
 
 GOLDEN = {"Add": golden.add_golden, "Sub": golden.sub_golden, "Mul": golden.mul_golden, "Div": golden.div_golden}
