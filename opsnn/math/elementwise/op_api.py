@@ -1,7 +1,8 @@
 """Arithmetic entry points: Add, Sub, Mul, Div (tensor, scalar and in-place forms)
 and Relu: checks in ops-nn's order (nulls, dtypes and promotion, then shapes), then
-the family's tiling and kernel (:mod:`..common.host`). Parameters in CANN order; ``workspaceSize, executor`` are returned, not
-passed: ``ws, executor, status = aclnnAddGetWorkspaceSize(self, other, alpha, out)``.
+the family's tiling and kernel (:mod:`..common.host`). Parameters in CANN order;
+``workspaceSize, executor`` are returned, not passed:
+``ws, executor, status = aclnnAddGetWorkspaceSize(self, other, alpha, out)``.
 
   aclnnAdd(self, other, alpha, out)         out = self + alpha * other
   aclnnAdds(self, other: aclScalar, alpha, out)
@@ -84,7 +85,7 @@ def _arith(chip, op_type: str, kernel: str, self, other, alpha, out, *, scalar: 
         ins = [(sname, self), ("other", other)]
     extra = 1 if has_alpha and attrs["alpha"] != 1 else 0   # Muls before the Add/Sub
     return _build(chip, op_type, kernel, ins, [ct] * len(ins), out, ct, attrs=attrs, out_name=oname,
-                         label=kernel, extra_passes=extra, info={"promoted_dtype": promoted.name})
+                  label=kernel, extra_passes=extra, info={"promoted_dtype": promoted.name})
 
 
 def _prep(op_type, kernel, self, other, alpha, out, *, scalar=False, inplace=False, has_alpha=True):
@@ -189,7 +190,7 @@ def _relu(chip, op_type, self, out, inplace):
         check_shape(api, "out", out, self.view_shape)
     ct = self.data_type
     return _build(chip, op_type, "Relu", [(sname, self)], [ct], self if inplace else out, ct,
-                         out_name=sname if inplace else "out", label="Relu")
+                  out_name=sname if inplace else "out", label="Relu")
 
 
 def aclnnReluGetWorkspaceSize(self, out):  # noqa: N802

@@ -25,6 +25,9 @@ FLOAT_NP = [np.dtype(np.float32), np.dtype(np.float16), BF16]
 INT_NP = [np.dtype(np.int8), np.dtype(np.int32), np.dtype(np.int64)]
 ALL_NP = FLOAT_NP + INT_NP + [np.dtype(np.bool_), np.dtype(np.uint8), np.dtype(np.int16), np.dtype(np.float64)]
 
+NUMERIC_NP = [d for d in ALL_NP if d != np.bool_]
+SEEDS = st.integers(0, 2**31 - 1)
+
 #: relative error bound by result dtype (DESIGN.md section 9); integers and bool exact
 TOL = {np.dtype(np.float32): 1e-5, np.dtype(np.float16): 1e-2, BF16: 1e-2, np.dtype(np.float64): 1e-12}
 
@@ -160,6 +163,11 @@ def out_tensor(npu, shape, dt, strided: bool):
         assert np.all(full[mask] == sentinel[mask]), "ViewCopy wrote outside the out view"
         return full[idx]
     return t, read
+
+
+def api(name):
+    """(phase-1, phase-2) entry points of ``aclnn<name>``."""
+    return getattr(opsnn, f"aclnn{name}GetWorkspaceSize"), getattr(opsnn, f"aclnn{name}")
 
 
 def run(npu, prep, launch, *args):

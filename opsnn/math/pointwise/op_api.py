@@ -1,4 +1,5 @@
-"""Pointwise math entry points: Erf, Sqrt, Pow, Clamp (CANN parameter order).
+"""Pointwise math entry points: Erf, Sqrt, Pow, Clamp (CANN parameter order); checks
+in ops-nn's order, then the family's tiling and kernel (:mod:`..common.host`).
 
   aclnnErf(self, out), aclnnSqrt(self, out)
       self: FLOAT, FLOAT16, BF16, DOUBLE, an integer type or BOOL (integers and bool
@@ -19,13 +20,19 @@ tensor, dtype, promotion, cast to out, broadcast, out shape.
 """
 from __future__ import annotations
 
-from ..base.checks import check_dtype, check_not_null, check_tensor_type, invalid
-from ..base.dtypes import aclDataType as T
-from ..base.op import prepare
-from ..base.promotion import (ALL_TYPES, check_castable, check_promote, compute_dtype, is_float, is_int,
-                              promote_tensor_scalar)
-from ..base.status import ACLNN_ERR_PARAM_NULLPTR, AclnnError
-from .elementwise_host import as_compute, build_eltwise, phase2_entry, scalar_of
+from functools import partial
+
+from ...base.checks import check_dtype, check_not_null, check_tensor_type, invalid
+from ...base.dtypes import aclDataType as T
+from ...base.op import prepare
+from ...base.promotion import (ALL_TYPES, check_castable, check_promote, compute_dtype, is_float, is_int,
+                               promote_tensor_scalar)
+from ...base.status import ACLNN_ERR_PARAM_NULLPTR, AclnnError
+from ..common.host import as_compute, build_eltwise, phase2_entry, scalar_of
+from .kernel import POINTWISE_COMPUTE
+from .tiling import pointwise_tiling
+
+_build = partial(build_eltwise, tiling=pointwise_tiling, computes=POINTWISE_COMPUTE)
 
 NUMERIC_TYPES = tuple(t for t in ALL_TYPES if t != T.ACL_BOOL)
 
@@ -38,7 +45,7 @@ def _float_unary(chip, op_type: str, self, out):
     promoted = self.data_type if is_float(self.data_type) else T.ACL_FLOAT
     check_castable(api, promoted, "out", out.data_type)
     ct = compute_dtype(promoted)
-    return build_eltwise(chip, op_type, op_type, [("self", self)], [ct], out, ct)
+    return _build(chip, op_type, op_type, [("self", self)], [ct], out, ct)
 
 
 def aclnnErfGetWorkspaceSize(self, out):  # noqa: N802
@@ -71,10 +78,10 @@ def _pow(chip, op_type: str, self, exponent, out, scalar: bool):
     if scalar:
         if is_int(ct) and e_val < 0:
             raise invalid(api, f"integer {promoted.name} to the negative power {e_val} is not supported")
-        return build_eltwise(chip, op_type, "Pow", [("self", self)], [ct], out, ct,
-                             attrs={"b": as_compute(e_val, ct)}, label="Pow")
-    return build_eltwise(chip, op_type, "Pow", [("self", self), ("exponent", exponent)], [ct, ct], out, ct,
-                         label="Pow")
+        return _build(chip, op_type, "Pow", [("self", self)], [ct], out, ct,
+                      attrs={"b": as_compute(e_val, ct)}, label="Pow")
+    return _build(chip, op_type, "Pow", [("self", self), ("exponent", exponent)], [ct, ct], out, ct,
+                  label="Pow")
 
 
 def aclnnPowTensorScalarGetWorkspaceSize(self, exponent, out):  # noqa: N802
@@ -109,8 +116,8 @@ def _clamp_scalars(chip, op_type: str, self, lo, hi, out, names=("clipValueMin",
     check_castable(api, promoted, "out", out.data_type)
     ct = compute_dtype(promoted)
     attrs = {k: as_compute(v, ct) for k, v in bounds.items()}
-    return build_eltwise(chip, op_type, "Clamp", [("self", self)], [ct], out, ct, attrs=attrs, label="Clamp",
-                         extra_passes=0 if len(bounds) == 2 else -1)
+    return _build(chip, op_type, "Clamp", [("self", self)], [ct], out, ct, attrs=attrs, label="Clamp",
+                  extra_passes=0 if len(bounds) == 2 else -1)
 
 
 def aclnnClampGetWorkspaceSize(self, clipValueMin, clipValueMax, out):  # noqa: N802,N803
@@ -148,8 +155,8 @@ def _clamp_tensor(chip, self, lo, hi, out):
     check_castable(api, promoted, "out", out.data_type)
     ct = compute_dtype(promoted)
     kernel = "Clamp" if lo is not None else "ClampHi"   # ClampHi: compute(x, hi) without a lower bound
-    return build_eltwise(chip, "ClampTensor", kernel, named, [ct] * len(named), out, ct, label="Clamp",
-                         extra_passes=0 if lo is not None and hi is not None else -1)
+    return _build(chip, "ClampTensor", kernel, named, [ct] * len(named), out, ct, label="Clamp",
+                  extra_passes=0 if lo is not None and hi is not None else -1)
 
 
 def aclnnClampTensorGetWorkspaceSize(self, clipValueMin, clipValueMax, out):  # noqa: N802,N803
