@@ -1,4 +1,5 @@
-"""Selection and comparison entry points (CANN parameter order).
+"""Selection and comparison entry points (CANN parameter order); checks in ops-nn's
+order, then the family's tiling and kernel (:mod:`..common.host`).
 
   aclnnSWhere(condition, self, other, out)   out = condition ? self : other (broadcasting)
       CANN's name (aclnn_s_where.h); ``aclnnWhere`` is the same op under the name
@@ -16,11 +17,17 @@ out shape.
 """
 from __future__ import annotations
 
-from ..base.checks import check_dtype, check_not_null, check_tensor_type, invalid
-from ..base.dtypes import aclDataType as T
-from ..base.op import prepare
-from ..base.promotion import ALL_TYPES, check_castable, check_promote, compute_dtype
-from .elementwise_host import MAX_DIMS, as_compute, build_eltwise, phase2_entry, scalar_of
+from functools import partial
+
+from ...base.checks import check_dtype, check_not_null, check_tensor_type, invalid
+from ...base.dtypes import aclDataType as T
+from ...base.op import prepare
+from ...base.promotion import ALL_TYPES, check_castable, check_promote, compute_dtype
+from ..common.host import as_compute, build_eltwise, check_rank, phase2_entry, scalar_of
+from .kernel import SELECT_COMPUTE
+from .tiling import select_tiling
+
+_build = partial(build_eltwise, tiling=select_tiling, computes=SELECT_COMPUTE)
 
 COND_TYPES = (T.ACL_BOOL, T.ACL_UINT8)
 
@@ -35,8 +42,8 @@ def _where(chip, op_type: str, condition, self, other, out):
     promoted = check_promote(api, "self", self.data_type, "other", other.data_type)
     check_castable(api, promoted, "out", out.data_type)
     ct = compute_dtype(promoted) if promoted != T.ACL_BOOL else promoted
-    return build_eltwise(chip, op_type, "Where", [("condition", condition), ("self", self), ("other", other)],
-                         [T.ACL_BOOL, ct, ct], out, ct, label="SWhere", info={"promoted_dtype": promoted.name})
+    return _build(chip, op_type, "Where", [("condition", condition), ("self", self), ("other", other)],
+                  [T.ACL_BOOL, ct, ct], out, ct, label="SWhere", info={"promoted_dtype": promoted.name})
 
 
 def aclnnSWhereGetWorkspaceSize(condition, self, other, out):  # noqa: N802
@@ -65,10 +72,10 @@ def _eq(chip, op_type: str, self, other, out, scalar: bool):
         promoted = check_promote(api, "self", self.data_type, "other", other.data_type)
     ct = compute_dtype(promoted)
     if scalar:
-        return build_eltwise(chip, op_type, "Eq", [("self", self)], [ct], out, T.ACL_BOOL,
-                             attrs={"b": as_compute(val, ct)}, label="Equal")
-    return build_eltwise(chip, op_type, "Eq", [("self", self), ("other", other)], [ct, ct], out, T.ACL_BOOL,
-                         label="Equal")
+        return _build(chip, op_type, "Eq", [("self", self)], [ct], out, T.ACL_BOOL,
+                      attrs={"b": as_compute(val, ct)}, label="Equal")
+    return _build(chip, op_type, "Eq", [("self", self), ("other", other)], [ct, ct], out, T.ACL_BOOL,
+                  label="Equal")
 
 
 def aclnnEqTensorGetWorkspaceSize(self, other, out):  # noqa: N802
@@ -91,13 +98,12 @@ def _equal(chip, self, other, out):
     if out.numel != 1:
         raise invalid(api, f"out must hold one element, got shape {list(out.view_shape)}")
     for name, t in (("self", self), ("other", other)):
-        if len(t.view_shape) > MAX_DIMS:
-            raise invalid(api, f"{name} has {len(t.view_shape)} dims; at most {MAX_DIMS} are supported")
+        check_rank(api, name, t)
     promoted = check_promote(api, "self", self.data_type, "other", other.data_type)
     ct = compute_dtype(promoted)
     n = max(self.numel, other.numel, 1)
-    return build_eltwise(chip, "Equal", "Equal", [("self", self), ("other", other)], [ct, ct], out, T.ACL_BOOL,
-                         shape=(n,), label="TensorEqual")
+    return _build(chip, "Equal", "Equal", [("self", self), ("other", other)], [ct, ct], out, T.ACL_BOOL,
+                  shape=(n,), label="TensorEqual")
 
 
 def aclnnEqualGetWorkspaceSize(self, other, out):  # noqa: N802
