@@ -7,17 +7,19 @@ zero (out-of-range values are undefined, as on hardware), anything -> bool is
 "nonzero", float32 -> float16/bfloat16 rounds to nearest even. Non-contiguous views
 are accepted. The same l0 kernel is what other ops would launch for a mixed-dtype
 operand; the elementwise family fuses such casts instead (see
-:mod:`.elementwise_kernel`).
+:mod:`opsnn.math.common.tiling`).
 Errors: 161001 null self/out; 161002 not a tensor, unsupported dtype, out dtype not
 ``dtype``, out shape.
 """
 from __future__ import annotations
 
-from ..base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
-from ..base.dtypes import aclDataType as T
-from ..base.op import prepare
-from ..base.promotion import ALL_TYPES
-from .elementwise_host import build_eltwise, phase2_entry
+from ...base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
+from ...base.dtypes import aclDataType as T
+from ...base.op import prepare
+from ...base.promotion import ALL_TYPES
+from ..common.host import build_eltwise, phase2_entry
+from .kernel import CAST_COMPUTE
+from .tiling import cast_tiling
 
 
 def _cast(chip, self, dtype, out):
@@ -34,8 +36,8 @@ def _cast(chip, self, dtype, out):
     if out.data_type != dst:
         raise invalid(api, f"out dtype {out.data_type.name} differs from dtype {dst.name}")
     check_shape(api, "out", out, self.view_shape)
-    return build_eltwise(chip, "Cast", "Cast", [("self", self)], [self.data_type], out, dst,
-                         info={"src_dtype": self.data_type.name, "dst_dtype": dst.name})
+    return build_eltwise(chip, "Cast", "Cast", [("self", self)], [self.data_type], out, dst, tiling=cast_tiling,
+                         computes=CAST_COMPUTE, info={"src_dtype": self.data_type.name, "dst_dtype": dst.name})
 
 
 def aclnnCastGetWorkspaceSize(self, dtype, out):  # noqa: N802

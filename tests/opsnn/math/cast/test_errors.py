@@ -1,14 +1,9 @@
-"""Every phase-1 error path of the elementwise family returns its CANN status code
-with a message naming the parameter; phase-2 misuse with workspaces."""
-import numpy as np
-import pytest
-
+"""Phase-1 error paths of Cast: each returns its CANN status code with a message
+naming the parameter."""
 import opsnn
 from opsnn.base.dtypes import aclDataType as T
 
-from .helpers import expect_error
-
-S = opsnn.aclCreateScalar
+from ..helpers import expect_error
 
 
 def test_cast_errors(t):
