@@ -1,15 +1,10 @@
-"""Tile programs of the elementwise family: what each kernel charges per element
-(bytes in and out, Vector passes incl. fused casts and broadcasts), UB budget and
-block/tile counts on the tiny chip and the 910B2 preset."""
-import numpy as np
+"""Tile programs of Silu and Gelu through phase 1: Vector passes per element."""
 import pytest
 
 import opsnn
-from npu_sim.chips import get_chip
 from npu_sim.program import Pipe
 from opsnn.base.dtypes import aclDataType as T
-
-from .helpers import meta, ntiles, prepare_spec, totals
+from tests.opsnn.math.helpers import meta, ntiles, prepare_spec, totals
 
 
 @pytest.mark.parametrize("fn,args,passes", [

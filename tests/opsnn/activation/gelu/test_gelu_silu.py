@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import opsnn
+from opsnn.activation.gelu import golden
 from opsnn.base.dtypes import aclDataType as T
-from opsnn.math import golden
 from tests.opsnn.math.helpers import (FLOAT_NP, LAYOUTS, SETTINGS, check_close, expect_error, make_input,
                                       out_tensor, run, shapes, upload)
 

@@ -1,5 +1,6 @@
 """Elementwise activations: Gelu, GeluV2, Silu (CANN parameter order), on the
-elementwise family's host and kernel (:mod:`opsnn.math.elementwise_host`).
+elementwise family's shared host and kernel (:mod:`opsnn.math.common`); checks in
+ops-nn's order, then this family's tiling and kernel.
 
   aclnnGelu(self, out)                  out = self * Phi(self) = 0.5 x (1 + erf(x / sqrt 2))
   aclnnGeluV2(x, approximate, y)        approximate 0 ("none"): as aclnnGelu;
@@ -14,10 +15,12 @@ approximate not 0 or 1.
 """
 from __future__ import annotations
 
-from ..base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
-from ..base.op import prepare
-from ..base.promotion import compute_dtype
-from ..math.elementwise_host import FLOAT16_32, build_eltwise, phase2_entry
+from ...base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
+from ...base.op import prepare
+from ...base.promotion import compute_dtype
+from ...math.common.host import FLOAT16_32, build_eltwise, phase2_entry
+from .kernel import GELU_COMPUTE
+from .tiling import gelu_tiling
 
 
 def _act(chip, op_type: str, kernel: str, x, y, xname="self", yname="out", info=None):
@@ -28,7 +31,8 @@ def _act(chip, op_type: str, kernel: str, x, y, xname="self", yname="out", info=
     check_dtype(api, yname, y, (x.data_type,))
     check_shape(api, yname, y, x.view_shape)
     ct = compute_dtype(x.data_type)
-    return build_eltwise(chip, op_type, kernel, [(xname, x)], [ct], y, ct, out_name=yname, label=op_type, info=info)
+    return build_eltwise(chip, op_type, kernel, [(xname, x)], [ct], y, ct, tiling=gelu_tiling, computes=GELU_COMPUTE,
+                         out_name=yname, label=op_type, info=info)
 
 
 def aclnnGeluGetWorkspaceSize(self, out):  # noqa: N802
