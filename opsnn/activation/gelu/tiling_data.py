@@ -6,11 +6,8 @@ Div); Silu 4 (Muls, Exp, Adds, Div). Each keeps one compute-typed scratch row.
 """
 from __future__ import annotations
 
-from ...math.common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey
-
-#: the family's tiling struct and key are the shared elementwise ones
-GeluTilingData = EltwiseTilingData
-GeluTilingKey = EltwiseTilingKey
+# the family's tiling struct and key are the shared ones
+from ...math.common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey  # noqa: F401
 
 #: kernel -> (Vector passes per element, scratch rows)
 GELU_COSTS: dict[str, EltwiseCost] = {

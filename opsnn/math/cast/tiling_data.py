@@ -3,11 +3,8 @@ conversion pass per element (an assumption; the store into ``out``'s dtype is th
 pass, so the output "cast" of the shared cost model is it too)."""
 from __future__ import annotations
 
-from ..common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey
-
-#: Cast's tiling struct and key are the shared elementwise ones
-CastTilingData = EltwiseTilingData
-CastTilingKey = EltwiseTilingKey
+# the family's tiling struct and key are the shared ones
+from ..common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey  # noqa: F401
 
 #: kernel -> (Vector passes per element, scratch rows)
 CAST_COSTS: dict[str, EltwiseCost] = {"Cast": EltwiseCost(1)}

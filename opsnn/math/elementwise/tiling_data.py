@@ -5,11 +5,8 @@ each; an ``alpha`` other than 1 adds a Muls (``extra_passes``, decided in op_api
 """
 from __future__ import annotations
 
-from ..common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey
-
-#: the family's tiling struct and key are the shared elementwise ones
-ElementwiseTilingData = EltwiseTilingData
-ElementwiseTilingKey = EltwiseTilingKey
+# the family's tiling struct and key are the shared ones
+from ..common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey  # noqa: F401
 
 #: kernel -> (Vector passes per element, scratch rows)
 ELEMENTWISE_COSTS: dict[str, EltwiseCost] = {

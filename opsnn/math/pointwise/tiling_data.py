@@ -7,11 +7,8 @@ an upper tensor bound (the compute takes ``(x, hi)``).
 """
 from __future__ import annotations
 
-from ..common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey
-
-#: the family's tiling struct and key are the shared elementwise ones
-PointwiseTilingData = EltwiseTilingData
-PointwiseTilingKey = EltwiseTilingKey
+# the family's tiling struct and key are the shared ones
+from ..common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey  # noqa: F401
 
 #: kernel -> (Vector passes per element, scratch rows)
 POINTWISE_COSTS: dict[str, EltwiseCost] = {

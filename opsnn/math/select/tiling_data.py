@@ -6,11 +6,8 @@ output is a single element: ``out_units`` False).
 """
 from __future__ import annotations
 
-from ..common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey
-
-#: the family's tiling struct and key are the shared elementwise ones
-SelectTilingData = EltwiseTilingData
-SelectTilingKey = EltwiseTilingKey
+# the family's tiling struct and key are the shared ones
+from ..common.tiling_data import EltwiseCost, EltwiseTilingData, EltwiseTilingKey  # noqa: F401
 
 #: kernel -> (Vector passes per element, scratch rows)
 SELECT_COSTS: dict[str, EltwiseCost] = {

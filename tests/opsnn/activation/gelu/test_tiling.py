@@ -4,7 +4,7 @@ import pytest
 
 from npu_sim import PRESETS
 from opsnn.activation.gelu.tiling import gelu_tiling
-from opsnn.activation.gelu.tiling_data import GELU_COSTS, GeluTilingKey
+from opsnn.activation.gelu.tiling_data import GELU_COSTS, EltwiseTilingKey
 from opsnn.base.dtypes import aclDataType as T
 
 TINY, B2 = PRESETS["tiny"], PRESETS["ascend910b2"]
@@ -23,7 +23,7 @@ def test_fp32_activation(chip, kernel):
     n = 37 * 129
     res = gelu_tiling(chip, kernel, [((37, 129), F32)], [F32], ((37, 129), F32), F32)
     td, v = res.data, res.data.vector
-    assert (res.tiling_key, res.workspace_bytes, res.block_dim) == (GeluTilingKey.STREAM, 0, v.block_dim)
+    assert (res.tiling_key, res.workspace_bytes, res.block_dim) == (EltwiseTilingKey.STREAM, 0, v.block_dim)
     assert (td.casts, td.broadcasts, td.n) == (0, 0, n)
     assert td.vec_bytes_per_unit == GELU_COSTS[kernel].passes * 4 and td.tmp_bytes_per_unit == 4
     assert v.ub_factor * (2 * (4 + 4) + 4) <= v.ub_bytes_used <= chip.ub_bytes

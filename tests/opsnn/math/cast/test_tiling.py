@@ -5,7 +5,7 @@ import pytest
 from npu_sim import PRESETS
 from opsnn.base.dtypes import aclDataType as T
 from opsnn.math.cast.tiling import cast_tiling
-from opsnn.math.cast.tiling_data import CAST_COSTS, CastTilingKey
+from opsnn.math.cast.tiling_data import CAST_COSTS, EltwiseTilingKey
 
 TINY, B2 = PRESETS["tiny"], PRESETS["ascend910b2"]
 
@@ -16,7 +16,7 @@ def test_cast_moves_each_side_at_its_itemsize(src, dst, si, di):
     n = 10000
     res = cast_tiling(TINY, "Cast", [((n,), src)], [src], ((n,), dst), dst)
     td, v = res.data, res.data.vector
-    assert (res.tiling_key, res.workspace_bytes) == (CastTilingKey.STREAM, 0)
+    assert (res.tiling_key, res.workspace_bytes) == (EltwiseTilingKey.STREAM, 0)
     assert td.casts == 0 and td.tmp_bytes_per_unit == 0          # the conversion is the op's one pass
     assert (td.in_bytes_per_unit, td.out_bytes_per_unit) == (si, di)
     assert td.vec_bytes_per_unit == CAST_COSTS["Cast"].passes * max(si, di)

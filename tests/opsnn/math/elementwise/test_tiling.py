@@ -6,7 +6,7 @@ from npu_sim import PRESETS
 from opsnn.base.dtypes import aclDataType as T
 from opsnn.base.status import AclnnError
 from opsnn.math.elementwise.tiling import elementwise_tiling
-from opsnn.math.elementwise.tiling_data import ELEMENTWISE_COSTS, ElementwiseTilingKey
+from opsnn.math.elementwise.tiling_data import ELEMENTWISE_COSTS, EltwiseTilingKey
 
 TINY, B2 = PRESETS["tiny"], PRESETS["ascend910b2"]
 F32, F16, I32, I64 = T.ACL_FLOAT, T.ACL_FLOAT16, T.ACL_INT32, T.ACL_INT64
@@ -31,7 +31,7 @@ def test_fp16_add_computes_in_fp32(chip):
     shape = (64, 1000)
     res = elementwise_tiling(chip, "Add", [(shape, F16), (shape, F16)], [F32, F32], (shape, F16), F32)
     td, v = res.data, res.data.vector
-    assert (res.tiling_key, res.workspace_bytes, res.block_dim) == (ElementwiseTilingKey.STREAM, 0, v.block_dim)
+    assert (res.tiling_key, res.workspace_bytes, res.block_dim) == (EltwiseTilingKey.STREAM, 0, v.block_dim)
     assert (td.casts, td.broadcasts, td.n, td.name) == (3, 0, 64000, "Add")
     assert (td.in_bytes_per_unit, td.out_bytes_per_unit, td.vec_bytes_per_unit, td.tmp_bytes_per_unit) == \
         (4, 2, 16, 12)

@@ -5,7 +5,7 @@ import pytest
 from npu_sim import PRESETS
 from opsnn.base.dtypes import aclDataType as T
 from opsnn.math.pointwise.tiling import pointwise_tiling
-from opsnn.math.pointwise.tiling_data import POINTWISE_COSTS, PointwiseTilingKey
+from opsnn.math.pointwise.tiling_data import POINTWISE_COSTS, EltwiseTilingKey
 
 TINY, B2 = PRESETS["tiny"], PRESETS["ascend910b2"]
 F32, F16, I32 = T.ACL_FLOAT, T.ACL_FLOAT16, T.ACL_INT32
@@ -24,7 +24,7 @@ def test_erf_of_int32_computes_in_fp32(chip):
     n = 1 << 16
     res = pointwise_tiling(chip, "Erf", [((n,), I32)], [F32], ((n,), F32), F32)
     td, v = res.data, res.data.vector
-    assert (res.tiling_key, res.workspace_bytes, res.block_dim) == (PointwiseTilingKey.STREAM, 0, v.block_dim)
+    assert (res.tiling_key, res.workspace_bytes, res.block_dim) == (EltwiseTilingKey.STREAM, 0, v.block_dim)
     assert (td.casts, td.broadcasts) == (1, 0)
     assert td.vec_bytes_per_unit == (POINTWISE_COSTS["Erf"].passes + 1) * 4
     assert td.tmp_bytes_per_unit == 2 * 4 + 4

@@ -3,7 +3,7 @@ in; key, tiling data, block_dim and workspace out."""
 from npu_sim import PRESETS
 from opsnn.base.dtypes import aclDataType as T
 from opsnn.math.select.tiling import select_tiling
-from opsnn.math.select.tiling_data import SELECT_COSTS, SelectTilingKey
+from opsnn.math.select.tiling_data import SELECT_COSTS, EltwiseTilingKey
 
 TINY, B2 = PRESETS["tiny"], PRESETS["ascend910b2"]
 F32, F16, BOOL, I8 = T.ACL_FLOAT, T.ACL_FLOAT16, T.ACL_BOOL, T.ACL_INT8
@@ -22,7 +22,7 @@ def test_where_with_broadcast_condition():
     res = select_tiling(B2, "Where", [((1, 512), BOOL), (shape, F16), (shape, F16)], [BOOL, F32, F32],
                         (shape, F16), F32, name="SWhere")
     td, v = res.data, res.data.vector
-    assert (res.tiling_key, res.workspace_bytes, td.name) == (SelectTilingKey.STREAM, 0, "SWhere")
+    assert (res.tiling_key, res.workspace_bytes, td.name) == (EltwiseTilingKey.STREAM, 0, "SWhere")
     assert (td.casts, td.broadcasts) == (3, 1)
     assert td.in_bytes_per_unit == (512 * 1 + 2 * n * 2) / n
     assert td.vec_bytes_per_unit == (1 + 3 + 1) * 4
