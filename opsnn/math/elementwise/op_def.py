@@ -8,7 +8,7 @@ aclnn_sub.h); its default 1 here is the value for which the formulas reduce to p
 from __future__ import annotations
 
 from ...base.op_def import ATTRIBUTE, INPUT, OUTPUT, SCALAR, TENSOR, OpDef, Param
-from ..common.infershape import infer_binary, infer_same
+from .infershape import infer_binary, infer_same
 from . import op_api
 from .op_api import ARITH_TYPES, RELU_TYPES
 
