@@ -44,8 +44,8 @@ from .math.select import (aclnnEqScalar, aclnnEqScalarGetWorkspaceSize, aclnnEqT
                           aclnnEqual, aclnnEqualGetWorkspaceSize, aclnnSWhere, aclnnSWhereGetWorkspaceSize, aclnnWhere,
                           aclnnWhereGetWorkspaceSize)
 from .math.cast import aclnnCast, aclnnCastGetWorkspaceSize
-from .activation.unary import (aclnnGelu, aclnnGeluGetWorkspaceSize, aclnnGeluV2, aclnnGeluV2GetWorkspaceSize,
-                               aclnnSilu, aclnnSiluGetWorkspaceSize)
+from .activation.gelu import (aclnnGelu, aclnnGeluGetWorkspaceSize, aclnnGeluV2, aclnnGeluV2GetWorkspaceSize,
+                              aclnnSilu, aclnnSiluGetWorkspaceSize)
 from .reduce.op_api import aclnnMean, aclnnMeanGetWorkspaceSize, aclnnReduceSum, aclnnReduceSumGetWorkspaceSize
 from .transform.tensor_list import aclCreateTensorList, aclDestroyTensorList, aclTensorList
 from .transform.permute import aclnnPermute, aclnnPermuteGetWorkspaceSize

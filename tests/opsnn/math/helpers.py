@@ -1,5 +1,6 @@
 """Shared helpers for the elementwise-family tests: hypothesis strategies for shapes,
-dtypes and layouts, device tensors with arbitrary views, tolerances, and a runner."""
+dtypes and layouts, device tensors with arbitrary views, tolerances, a runner, and
+tile-program totals."""
 from __future__ import annotations
 
 import os
@@ -10,8 +11,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import opsnn
+from npu_sim.program import Pipe
 from opsnn.base.dtypes import aclDataType as T
 from opsnn.base.dtypes import from_numpy_dtype, to_numpy_dtype
+from opsnn.base.tensor import aclTensor
 
 #: examples per property test; raise with NPU_SIM_EXAMPLES=500 for a deeper local run
 EXAMPLES = int(os.environ.get("NPU_SIM_EXAMPLES", "40"))
@@ -21,6 +24,9 @@ BF16 = np.dtype(ml_dtypes.bfloat16)
 FLOAT_NP = [np.dtype(np.float32), np.dtype(np.float16), BF16]
 INT_NP = [np.dtype(np.int8), np.dtype(np.int32), np.dtype(np.int64)]
 ALL_NP = FLOAT_NP + INT_NP + [np.dtype(np.bool_), np.dtype(np.uint8), np.dtype(np.int16), np.dtype(np.float64)]
+
+NUMERIC_NP = [d for d in ALL_NP if d != np.bool_]
+SEEDS = st.integers(0, 2**31 - 1)
 
 #: relative error bound by result dtype (DESIGN.md section 9); integers and bool exact
 TOL = {np.dtype(np.float32): 1e-5, np.dtype(np.float16): 1e-2, BF16: 1e-2, np.dtype(np.float64): 1e-12}
@@ -159,6 +165,11 @@ def out_tensor(npu, shape, dt, strided: bool):
     return t, read
 
 
+def api(name):
+    """(phase-1, phase-2) entry points of ``aclnn<name>``."""
+    return getattr(opsnn, f"aclnn{name}GetWorkspaceSize"), getattr(opsnn, f"aclnn{name}")
+
+
 def run(npu, prep, launch, *args):
     """Phase 1 + phase 2 + sync; returns the executor (asserts success)."""
     ws, ex, ret = prep(*args)
@@ -217,3 +228,37 @@ def expect_error(prep, args, code: int, *fragments: str) -> str:
     for f in fragments:
         assert f in msg, msg
     return msg
+
+
+# ------------------------------------------------------------ tile-program helpers
+def meta(shape, dt):
+    """A contiguous aclTensor of ``shape`` and aclDataType ``dt`` at a fake address
+    (phase 1 only reads metadata)."""
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.insert(0, acc)
+        acc *= d
+    return aclTensor(shape, dt, strides, 0, 2, shape, 32)
+
+
+def totals(spec):
+    """Bytes per pipe summed over every block and tile of ``spec`` (VECTOR: operand bytes)."""
+    out = {p: 0 for p in (Pipe.MTE2, Pipe.VECTOR, Pipe.MTE3)}
+    for b in spec.blocks:
+        for ts in b.tiles:
+            for s in ts.stages:
+                out[s.pipe] += ts.count * (s.vector_bytes if s.pipe is Pipe.VECTOR else s.nbytes)
+    return out
+
+
+def ntiles(spec):
+    """UB tiles of ``spec`` over all blocks."""
+    return sum(b.tile_count for b in spec.blocks)
+
+
+def prepare_spec(fn, *args):
+    """Phase 1 of ``fn(*args)``; asserts success and one kernel, returns its spec."""
+    ws, ex, ret = fn(*args)
+    assert ret == 0, opsnn.aclGetRecentErrMsg()
+    assert len(ex.kernels) == 1
+    return ex.kernels[0].spec
