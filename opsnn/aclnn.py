@@ -17,9 +17,10 @@ from .matmul.op_api import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnMatmul,
                             aclnnMmGetWorkspaceSize)
 from .conv.op_api import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
 from .norm.batch_norm import aclnnBatchNorm, aclnnBatchNormGetWorkspaceSize
-from .pooling.op_api import (aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWorkspaceSize, aclnnAvgPool2d,
-                             aclnnAvgPool2dGetWorkspaceSize, aclnnMaxPool, aclnnMaxPool2dWithIndices,
-                             aclnnMaxPool2dWithIndicesGetWorkspaceSize, aclnnMaxPoolGetWorkspaceSize)
+from .pooling.max_pool import (aclnnMaxPool, aclnnMaxPool2dWithIndices, aclnnMaxPool2dWithIndicesGetWorkspaceSize,
+                               aclnnMaxPoolGetWorkspaceSize)
+from .pooling.avg_pool2d import aclnnAvgPool2d, aclnnAvgPool2dGetWorkspaceSize
+from .pooling.adaptive_avg_pool2d import aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWorkspaceSize
 from .activation.softmax import aclnnSoftmax, aclnnSoftmaxGetWorkspaceSize
 from .activation.lrn import aclnnLrn, aclnnLrnGetWorkspaceSize
 from .norm.layer_norm import aclnnLayerNorm, aclnnLayerNormGetWorkspaceSize

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 import opsnn
-from opsnn.pooling.golden import max_pool2d_golden, out_len
+from opsnn.pooling.max_pool.golden import max_pool2d_golden, out_len
 from tests.conftest import rel_err
 
-from .helpers import TOL, assert_many_tiles, run_op, strided_view
+from ..helpers import TOL, assert_many_tiles, run_op, strided_view
 
 
 def _with_indices(npu, x, k, s, p, d, ceil, idx_dtype=np.int64, x_tensor=None, xv=None):
