@@ -47,7 +47,8 @@ from .math.select import (aclnnEqScalar, aclnnEqScalarGetWorkspaceSize, aclnnEqT
 from .math.cast import aclnnCast, aclnnCastGetWorkspaceSize
 from .activation.unary import (aclnnGelu, aclnnGeluGetWorkspaceSize, aclnnGeluV2, aclnnGeluV2GetWorkspaceSize,
                                aclnnSilu, aclnnSiluGetWorkspaceSize)
-from .reduce.op_api import aclnnMean, aclnnMeanGetWorkspaceSize, aclnnReduceSum, aclnnReduceSumGetWorkspaceSize
+from .reduce.mean import aclnnMean, aclnnMeanGetWorkspaceSize
+from .reduce.reduce_sum import aclnnReduceSum, aclnnReduceSumGetWorkspaceSize
 from .transform.tensor_list import aclCreateTensorList, aclDestroyTensorList, aclTensorList
 from .transform.permute import aclnnPermute, aclnnPermuteGetWorkspaceSize
 from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize

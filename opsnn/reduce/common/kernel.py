@@ -1,4 +1,4 @@
-"""Kernel half of the reduce family: numpy functional bodies.
+"""Reduce kernel half: the tile program from the tiling data, and the numpy body.
 
 The vector unit accumulates float16/bfloat16 in fp32 (cast in, add, cast out) and
 float32 in fp32; integers accumulate exactly (int64 here, which wraps to the output
@@ -8,7 +8,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base.memview import tensor_view, write_out
+from npu_sim.program import KernelSpec
+
+from ...base.memview import tensor_view, write_out
+from ...base.vector_tiling import vector_spec
+from .tiling_data import ReduceTilingData
+
+
+def tile_program(name: str, td: ReduceTilingData, args: dict, tiling_key: int = 0) -> KernelSpec:
+    """The AIV spec (label ``name``) of a reduction tiled as ``td``
+    (:meth:`ReduceTilingData.unit_bytes`). ``args``: trace args (shapes, dtypes, dims,
+    pattern); the strategy and useful GM bytes are added here."""
+    i, o, v = td.unit_bytes()
+    return vector_spec(name, td.vector, i, o, v, tiling_key=tiling_key,
+                       args=dict(args, strategy=td.strategy, bytes=td.gm_bytes))
 
 
 def reduce_body(x_ref, out_ref, axes: tuple[int, ...], keep_dim: bool, mean: bool):
