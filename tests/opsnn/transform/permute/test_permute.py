@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import opsnn
 from opsnn import ACLNN_ERR_PARAM_INVALID as INVALID
 from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
-from opsnn.transform.permute import merge_perm
+from opsnn.transform.permute.infershape import merge_perm
 from tests.opsnn.transform.helpers import BF16, device_tensor, empty, expect_error, random_array
 
 ALL = [np.float32, np.float16, BF16, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float64, np.bool_]

@@ -16,27 +16,22 @@ nothing is written, and the next synchronize on the stream returns
 ACL_ERROR_RT_AICORE_EXCEPTION (507015) with the first bad position and value in the
 message (``acl.get_recent_err_msg()``). Negative indices count as out of range.
 
-Tile program (assumption): a unit is one chunk of one gathered row (a row is cut into
-``chunks_per_row`` chunks when two double-buffered copies of it overflow UB). Per
-unit MTE2 fetches the chunk from the weight row (a random row: its bytes rounded up
-to whole 32 B DMA blocks) plus its share of the index, and MTE3 writes the chunk to
-``out``; no Vector work (a pure gather, as a DataCopy-only kernel).
+Cost model: ``tiling.py``.
 """
 from __future__ import annotations
 
-from ..base.checks import check_dtype, check_not_null, check_rank, check_tensor_type, invalid
-from ..base.dtypes import aclDataType as T
-from ..base.executor import PreparedKernel, aclOpExecutor
-from ..base.op import execute, prepare
-from ..base.tiling import align_up, ceil_div, vector_kernel
-from ..common.contiguous import WorkspacePlan
-from .kernel import embedding_body
+from ...base.checks import check_dtype, check_not_null, check_rank, check_tensor_type, invalid
+from ...base.dtypes import aclDataType as T
+from ...base.executor import PreparedKernel, aclOpExecutor
+from ...base.op import execute, prepare
+from ...common.contiguous import WorkspacePlan
+from .infershape import infer_shape
+from .kernel import embedding_body, tile_program
+from .tiling import embedding_tiling
 
 OP = "aclnnEmbedding"
 INDEX_TYPES = (T.ACL_INT32, T.ACL_INT64)
 MAX_RANK = 8
-#: UB bytes kept for the index tile (assumption)
-INDEX_UB_BYTES = 256
 
 
 def _build(chip, weight, indices, out):
@@ -48,30 +43,23 @@ def _build(chip, weight, indices, out):
     if len(indices.view_shape) > MAX_RANK:
         raise invalid(OP, f"indices must be at most {MAX_RANK}-D, got shape {list(indices.view_shape)}")
     v, d = weight.view_shape
-    shape = tuple(indices.view_shape) + (d,)
+    (shape, _), = infer_shape(weight.view_shape, weight.data_type, indices.view_shape)
     if tuple(out.view_shape) != shape:
         raise invalid(OP, f"out shape {list(out.view_shape)} does not match expected {list(shape)}")
     info = {"num_embeddings": v, "embedding_dim": d, "lookups": indices.numel}
     if out.numel == 0:
         return aclOpExecutor("Embedding", [], [weight, indices], [out], 0, info=dict(info, strategy="empty"))
-    e = weight.itemsize
-    step = max(1, 32 // e)
-    # two queue slots of (row chunk in, rounded to 32 B, + chunk out)
-    c_max = max(step, (chip.ub_bytes - INDEX_UB_BYTES - 128) // (4 * e) // step * step)
-    cpr = ceil_div(d, c_max)
-    c = ceil_div(d, cpr)
-    units = indices.numel * cpr
-    mte2 = align_up(c * e, 32) + indices.itemsize / cpr
-    spec, _ = vector_kernel(chip, "Embedding", units, mte2, c * e, 0, fixed_ub_bytes=INDEX_UB_BYTES,
-                            args={"shapes": [[v, d], list(indices.view_shape)], "dtype": weight.dtype_name,
-                                  "index_dtype": indices.dtype_name, "chunks_per_row": cpr,
-                                  "bytes": int(units * (mte2 + c * e))})
+    res = embedding_tiling(chip, indices.numel, d, weight.itemsize, indices.itemsize)
+    td = res.data
+    spec = tile_program(td, {"shapes": [[v, d], list(indices.view_shape)], "dtype": weight.dtype_name,
+                             "index_dtype": indices.dtype_name}, res.tiling_key)
     plan = WorkspacePlan(chip, OP)
     main = PreparedKernel(spec, embedding_body(plan.input(weight, 0), plan.input(indices, 1), plan.output(out, 2)))
     kernels = plan.kernels([main])
     return aclOpExecutor("Embedding", kernels, [weight, indices], [out], plan.size,
-                         info=dict(info, strategy="gather", chunk_elems=c, chunks_per_row=cpr,
-                                   tiling=spec.args["tiling"], copies=[k.spec.name for k in kernels if k is not main]))
+                         info=dict(info, strategy=res.strategy, chunk_elems=td.chunk_elems,
+                                   chunks_per_row=td.chunks_per_row, tiling=spec.args["tiling"],
+                                   copies=[k.spec.name for k in kernels if k is not main]))
 
 
 def aclnnEmbeddingGetWorkspaceSize(weight, indices, out):  # noqa: N802

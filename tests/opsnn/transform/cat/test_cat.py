@@ -12,7 +12,7 @@ import opsnn
 from opsnn import ACLNN_ERR_PARAM_INVALID as INVALID
 from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
 from opsnn import aclDataType as T
-from opsnn.transform.cat import can_cast, promote
+from opsnn.transform.cat.infershape import can_cast, promote
 from tests.opsnn.transform.helpers import BF16, device_tensor, empty, expect_error, random_array
 
 

@@ -13,26 +13,20 @@ Parameters (CANN order):
 Status: 161001 null self/dims/out; 161002 not a tensor, dims not a permutation,
 rank, out dtype or shape. An empty tensor prepares no kernel.
 
-Axis handling (phase 1): axes that stay adjacent and in order are merged, so a
-permutation reduces to its essential form (e.g. [0, 2, 1, 3] of [2, 3, 4, 5] is
-"swap the middle two"; an identity is a plain copy). Recorded as
+Axis handling and cost model: ``tiling.py``. The merged permutation is recorded as
 ``executor.info["merged_perm"]`` / ``["merged_shape"]`` and in the trace args.
-Tile program (one unit per element; assumption): MTE2 reads ``self`` once in
-storage order; when the last axis moves, the Vector unit transposes in UB (one pass,
-itemsize bytes per element); when it stays, no Vector work, and MTE3 writes runs of
-the last merged axis, each rounded up to whole 32 B DMA blocks (Ascend C DataCopy
-granule); otherwise MTE3 writes the output contiguously.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..base.checks import check_dtype, check_not_null, check_tensor_type, invalid
-from ..base.executor import PreparedKernel, aclOpExecutor
-from ..base.op import execute, prepare
-from ..base.tiling import align_up, vector_kernel
-from ..common.contiguous import WorkspacePlan
-from .kernel import permute_body
+from ...base.checks import check_dtype, check_not_null, check_tensor_type, invalid
+from ...base.executor import PreparedKernel, aclOpExecutor
+from ...base.op import execute, prepare
+from ...common.contiguous import WorkspacePlan
+from .infershape import merge_perm, permuted_shape
+from .kernel import permute_body, tile_program
+from .tiling import permute_tiling
 
 OP = "aclnnPermute"
 MAX_RANK = 8
@@ -58,25 +52,6 @@ def normalise_perm(op: str, dims, rank: int) -> list[int]:
     return perm
 
 
-def merge_perm(shape: tuple[int, ...], perm: list[int]) -> tuple[list[int], list[int]]:
-    """Drop size-1 axes and merge input axes that stay adjacent and in order.
-    Returns (merged permutation, merged input shape)."""
-    keep = [a for a in perm if shape[a] != 1]
-    if not keep:
-        return [0], [1]
-    groups: list[list[int]] = []
-    for a in keep:
-        if groups and a > groups[-1][-1] and all(shape[b] == 1 for b in range(groups[-1][-1] + 1, a)):
-            groups[-1].append(a)
-        else:
-            groups.append([a])
-    # rank the groups by their first input axis
-    order = sorted(range(len(groups)), key=lambda g: groups[g][0])
-    merged_shape = [int(np.prod([shape[a] for a in groups[g]])) for g in order]
-    rank_of = {g: i for i, g in enumerate(order)}
-    return [rank_of[g] for g in range(len(groups))], merged_shape
-
-
 def _build(chip, self, dims, out):
     check_not_null(OP, self=self, dims=dims, out=out)
     check_tensor_type(OP, self=self, out=out)
@@ -85,29 +60,21 @@ def _build(chip, self, dims, out):
     if len(shape) > MAX_RANK:
         raise invalid(OP, f"self must be at most {MAX_RANK}-D, got shape {list(shape)}")
     perm = normalise_perm(OP, dims, len(shape))
-    oshape = tuple(shape[a] for a in perm)
+    oshape = permuted_shape(shape, perm)
     if tuple(out.view_shape) != oshape:
         raise invalid(OP, f"out shape {list(out.view_shape)} does not match expected {list(oshape)}")
     mperm, mshape = merge_perm(shape, perm)
     info = {"perm": perm, "merged_perm": mperm, "merged_shape": mshape}
     if self.numel == 0:
         return aclOpExecutor("Permute", [], [self], [out], 0, info=dict(info, strategy="empty"))
-    n, e = self.numel, self.itemsize
-    last_moves = mperm[-1] != len(mperm) - 1
-    if last_moves:
-        mte3, vec, strategy = n * e, e, "transpose"
-    else:
-        run = mshape[-1]
-        mte3, vec = (n // run) * align_up(run * e, 32), 0
-        strategy = "copy" if mperm == sorted(mperm) else "dma_permute"
-    spec, _ = vector_kernel(chip, "Permute", n, e, mte3 / n, vec,
-                            args={"shapes": [list(shape)], "dtype": self.dtype_name, "perm": perm,
-                                  "merged_perm": mperm, "strategy": strategy, "bytes": n * e + mte3})
+    res = permute_tiling(chip, shape, perm, self.itemsize)
+    spec = tile_program(res.data, {"shapes": [list(shape)], "dtype": self.dtype_name, "perm": perm},
+                        res.tiling_key)
     plan = WorkspacePlan(chip, OP)
     main = PreparedKernel(spec, permute_body(plan.input(self, 0), plan.output(out, 1), tuple(perm)))
     kernels = plan.kernels([main])
     return aclOpExecutor("Permute", kernels, [self], [out], plan.size,
-                         info=dict(info, strategy=strategy, tiling=spec.args["tiling"],
+                         info=dict(info, strategy=res.strategy, tiling=spec.args["tiling"],
                                    copies=[k.spec.name for k in kernels if k is not main]))
 
 

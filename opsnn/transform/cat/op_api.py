@@ -19,32 +19,23 @@ Status: 161001 null tensors/out or a null element; 161002 empty list, element no
 tensor, dtype, rank, dim or shape mismatch. An empty ``out`` prepares no kernel.
 Executor slots: every tensor of the list in order (skipped ones too), then ``out``.
 
-Tile program (one unit per output element; assumption): pure data movement. MTE2
-reads each input once; MTE3 writes each input's part of ``out`` as ``outer`` runs of
-``size_i * inner`` elements, each run rounded up to whole 32 B DMA blocks (Ascend C
-DataCopy granule); the Vector unit does one cast pass (out itemsize per element) only
-when some input's dtype differs from ``out``'s.
+Cost model: ``tiling.py``.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..base.checks import check_not_null, check_tensor_type, invalid
-from ..base.dtypes import aclDataType as T
-from ..base.executor import PreparedKernel, aclOpExecutor
-from ..base.op import execute, prepare
-from ..base.promotion import can_cast, promote_types
-from ..base.tiling import align_up, vector_kernel
-from ..common.contiguous import WorkspacePlan
-from .kernel import cat_body
+from ...base.checks import check_not_null, check_tensor_type, invalid
+from ...base.dtypes import aclDataType as T
+from ...base.executor import PreparedKernel, aclOpExecutor
+from ...base.op import execute, prepare
+from ...common.contiguous import WorkspacePlan
+from .infershape import can_cast, is_skipped, promoted_dtype
+from .kernel import cat_body, tile_program
+from .tiling import cat_tiling
 
 OP = "aclnnCat"
 MAX_RANK = 8
-
-
-def promote(a: T, b: T) -> T:
-    """Tensor-tensor dtype promotion (``opsnn.base.promotion.promote_types``)."""
-    return T(promote_types(a, b))
 
 
 def _tensor_items(tensors) -> list:
@@ -60,12 +51,10 @@ def _build(chip, tensors, dim, out):
         raise invalid(OP, "tensors must hold at least one tensor")
     check_not_null(OP, **{f"tensors[{i}]": t for i, t in enumerate(items)})
     check_tensor_type(OP, out=out, **{f"tensors[{i}]": t for i, t in enumerate(items)})
-    dt = items[0].data_type
-    for t in items[1:]:
-        dt = promote(dt, t.data_type)
+    dt = promoted_dtype(t.data_type for t in items)
     if not can_cast(dt, out.data_type):
         raise invalid(OP, f"out dtype {out.data_type.name} cannot hold the promoted dtype {dt.name} of tensors")
-    used = [i for i, t in enumerate(items) if not (len(t.view_shape) == 1 and t.view_shape[0] == 0)]
+    used = [i for i, t in enumerate(items) if not is_skipped(t.view_shape)]
     ref_i = used[0] if used else 0
     ref = tuple(items[ref_i].view_shape)
     rank = len(ref)
@@ -89,21 +78,17 @@ def _build(chip, tensors, dim, out):
     info = {"dim": axis, "inputs": len(items), "concatenated": len(used), "dtype": T(dt).name}
     if out.numel == 0:
         return aclOpExecutor("Cat", [], items, [out], 0, info=dict(info, strategy="empty"))
-    outer = int(np.prod(shape[:axis], dtype=np.int64))
-    inner = int(np.prod(shape[axis + 1:], dtype=np.int64))
-    n, e = out.numel, out.itemsize
-    mte2 = sum(items[i].nbytes for i in used)
-    mte3 = sum(outer * align_up(items[i].view_shape[axis] * inner * e, 32) for i in used)
     cast = any(items[i].data_type != out.data_type for i in used)
-    spec, _ = vector_kernel(chip, "Cat", n, mte2 / n, mte3 / n, e if cast else 0,
-                            args={"shapes": [list(items[i].view_shape) for i in used], "dim": axis,
-                                  "dtype": out.dtype_name, "bytes": mte2 + mte3})
+    res = cat_tiling(chip, shape, axis, [items[i].view_shape[axis] for i in used], [items[i].nbytes for i in used],
+                     out.itemsize, cast)
+    spec = tile_program(res.data, {"shapes": [list(items[i].view_shape) for i in used], "dim": axis,
+                                   "dtype": out.dtype_name}, res.tiling_key)
     plan = WorkspacePlan(chip, OP)
     refs = [plan.input(items[i], i) for i in used]
     main = PreparedKernel(spec, cat_body(refs, plan.output(out, len(items)), axis))
     kernels = plan.kernels([main])
     return aclOpExecutor("Cat", kernels, items, [out], plan.size,
-                         info=dict(info, strategy="copy", tiling=spec.args["tiling"],
+                         info=dict(info, strategy=res.strategy, tiling=spec.args["tiling"],
                                    copies=[k.spec.name for k in kernels if k is not main]))
 
 

@@ -1,38 +1,22 @@
-"""Kernel half of the transform family: numpy functional bodies (tile programs are
-built by each op's host module)."""
+"""Embedding kernel half: the tile program from the tiling data, and the numpy body
+(out[..., :] = weight[indices[...], :], with a device-side index check)."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..base.memview import tensor_view, write_out
+from npu_sim.program import KernelSpec
+
+from ...base.memview import tensor_view, write_out
+from ...base.vector_tiling import vector_spec
+from .tiling_data import EmbeddingTilingData
 
 
-def permute_body(x_ref, out_ref, perm: tuple[int, ...]):
-    """Body factory: out = self.permute(perm). Refs: TensorRefs (slot or workspace)."""
-    def make(addrs, ws):
-        xa, oa = x_ref.addr(addrs, ws), out_ref.addr(addrs, ws)
-
-        def body(mem):
-            x = tensor_view(mem, xa, x_ref.meta)
-            tensor_view(mem, oa, out_ref.meta)[...] = np.transpose(x, perm)
-        return body
-    return make
-
-
-def cat_body(refs, out_ref, axis: int):
-    """Body factory: out = concatenate(refs, axis), each cast to out's dtype. ``refs``:
-    TensorRefs of the tensors concatenated (the skipped legacy-empty ones left out)."""
-    od = out_ref.meta.np_dtype
-
-    def make(addrs, ws):
-        src = [(r.addr(addrs, ws), r.meta) for r in refs]
-        oa = out_ref.addr(addrs, ws)
-
-        def body(mem):
-            parts = [tensor_view(mem, a, m).astype(od) for a, m in src]
-            tensor_view(mem, oa, out_ref.meta)[...] = np.concatenate(parts, axis=axis)
-        return body
-    return make
+def tile_program(td: EmbeddingTilingData, args: dict, tiling_key: int = 0) -> KernelSpec:
+    """The AIV spec of an Embedding tiled as ``td`` (:meth:`EmbeddingTilingData.unit_bytes`).
+    ``args``: trace args (shapes, dtypes); the chunking and useful GM bytes are added here."""
+    i, o, v = td.unit_bytes()
+    return vector_spec("Embedding", td.vector, i, o, v, tiling_key=tiling_key,
+                       args=dict(args, chunks_per_row=td.chunks_per_row, bytes=int(td.units * (i + o))))
 
 
 class EmbeddingIndexError(Exception):
