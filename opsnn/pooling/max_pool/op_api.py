@@ -27,7 +27,6 @@ from ...base.dtypes import aclDataType
 from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.op import execute, prepare
 from ..common.checks import check_pad_limit, checked_geom, int_array, trace_args
-from ..common.geometry import Pool2dGeom
 from ..common.kernel import executor_info, tile_program
 from .infershape import onnx_attrs, out_shape, with_indices_attrs
 from .kernel import max_pool_body
@@ -36,7 +35,10 @@ from .tiling import max_pool_tiling
 INDEX_TYPES = (aclDataType.ACL_INT32, aclDataType.ACL_INT64)
 
 
-def _build(chip, op: str, name: str, self, g: Pool2dGeom, out, indices):
+def _build(chip, op: str, name: str, self, attrs, pads_name: str, ceil_mode, out, indices):
+    k, s, d, p4 = attrs
+    check_pad_limit(op, pads_name, p4, ((k[0] - 1) * d[0] + 1, (k[1] - 1) * d[1] + 1))
+    g = checked_geom(op, self, k, s, d, p4, bool(ceil_mode))
     shape = out_shape(self.view_shape, g)
     check_shape(op, "out", out, shape)
     if indices is not None:
@@ -75,13 +77,11 @@ def aclnnMaxPool2dWithIndicesGetWorkspaceSize(self, kernelSize, stride, padding,
         _check_tensors(op, self, out)
         check_dtype(op, "indices", indices, INDEX_TYPES)
         check_rank(op, "self", self, (3, 4))
-        k, s, d, p4 = with_indices_attrs(int_array(op, "kernelSize", kernelSize, (1, 2), 1),
-                                         int_array(op, "stride", stride, (0, 1, 2), 1),
-                                         int_array(op, "padding", padding, (1, 2), 0),
-                                         int_array(op, "dilation", dilation, (1, 2), 1))
-        check_pad_limit(op, "padding", p4, ((k[0] - 1) * d[0] + 1, (k[1] - 1) * d[1] + 1))
-        g = checked_geom(op, self, k, s, d, p4, bool(ceilMode))
-        return _build(chip, op, "MaxPool2dWithIndices", self, g, out, indices)
+        attrs = with_indices_attrs(int_array(op, "kernelSize", kernelSize, (1, 2), 1),
+                                   int_array(op, "stride", stride, (0, 1, 2), 1),
+                                   int_array(op, "padding", padding, (1, 2), 0),
+                                   int_array(op, "dilation", dilation, (1, 2), 1))
+        return _build(chip, op, "MaxPool2dWithIndices", self, attrs, "padding", ceilMode, out, indices)
     return prepare("MaxPool2dWithIndices", build)
 
 
@@ -109,13 +109,11 @@ def aclnnMaxPoolGetWorkspaceSize(self, kernelShape, strides, autoPad, pads, dila
         check_rank(op, "self", self, (3, 4))
         if isinstance(autoPad, bool) or not isinstance(autoPad, int) or autoPad != 0:
             raise invalid(op, f"autoPad must be 0 (NOTSET), got {autoPad!r}")
-        k, s, d, p4 = onnx_attrs(int_array(op, "kernelShape", kernelShape, (1, 2), 1),
-                                 int_array(op, "strides", strides, (0, 1, 2), 1),
-                                 int_array(op, "pads", pads, (0, 1, 2, 4), 0),
-                                 int_array(op, "dilations", dilations, (0, 1, 2), 1))
-        check_pad_limit(op, "pads", p4, ((k[0] - 1) * d[0] + 1, (k[1] - 1) * d[1] + 1))
-        g = checked_geom(op, self, k, s, d, p4, bool(ceilMode))
-        return _build(chip, op, "MaxPool", self, g, out, None)
+        attrs = onnx_attrs(int_array(op, "kernelShape", kernelShape, (1, 2), 1),
+                           int_array(op, "strides", strides, (0, 1, 2), 1),
+                           int_array(op, "pads", pads, (0, 1, 2, 4), 0),
+                           int_array(op, "dilations", dilations, (0, 1, 2), 1))
+        return _build(chip, op, "MaxPool", self, attrs, "pads", ceilMode, out, None)
     return prepare("MaxPool", build)
 
 
