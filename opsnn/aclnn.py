@@ -17,9 +17,10 @@ from .matmul.matmul import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnMatmul,
                             aclnnMmGetWorkspaceSize)
 from .conv.convolution import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
 from .norm.batch_norm import aclnnBatchNorm, aclnnBatchNormGetWorkspaceSize
-from .pooling.op_api import (aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWorkspaceSize, aclnnAvgPool2d,
-                             aclnnAvgPool2dGetWorkspaceSize, aclnnMaxPool, aclnnMaxPool2dWithIndices,
-                             aclnnMaxPool2dWithIndicesGetWorkspaceSize, aclnnMaxPoolGetWorkspaceSize)
+from .pooling.max_pool import (aclnnMaxPool, aclnnMaxPool2dWithIndices, aclnnMaxPool2dWithIndicesGetWorkspaceSize,
+                               aclnnMaxPoolGetWorkspaceSize)
+from .pooling.avg_pool2d import aclnnAvgPool2d, aclnnAvgPool2dGetWorkspaceSize
+from .pooling.adaptive_avg_pool2d import aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWorkspaceSize
 from .activation.softmax import aclnnSoftmax, aclnnSoftmaxGetWorkspaceSize
 from .activation.lrn import aclnnLrn, aclnnLrnGetWorkspaceSize
 from .norm.layer_norm import aclnnLayerNorm, aclnnLayerNormGetWorkspaceSize
@@ -46,7 +47,8 @@ from .math.select import (aclnnEqScalar, aclnnEqScalarGetWorkspaceSize, aclnnEqT
 from .math.cast import aclnnCast, aclnnCastGetWorkspaceSize
 from .activation.gelu import (aclnnGelu, aclnnGeluGetWorkspaceSize, aclnnGeluV2, aclnnGeluV2GetWorkspaceSize,
                               aclnnSilu, aclnnSiluGetWorkspaceSize)
-from .reduce.op_api import aclnnMean, aclnnMeanGetWorkspaceSize, aclnnReduceSum, aclnnReduceSumGetWorkspaceSize
+from .reduce.mean import aclnnMean, aclnnMeanGetWorkspaceSize
+from .reduce.reduce_sum import aclnnReduceSum, aclnnReduceSumGetWorkspaceSize
 from .transform.tensor_list import aclCreateTensorList, aclDestroyTensorList, aclTensorList
 from .transform.permute import aclnnPermute, aclnnPermuteGetWorkspaceSize
 from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize

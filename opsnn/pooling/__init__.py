@@ -1,7 +1,4 @@
-"""Pooling family (AIV vector kernels): MaxPool2dWithIndices, MaxPool (ONNX-style),
-AvgPool2d and AdaptiveAvgPool2d.
-
-Host half in :mod:`.op_api` (checks, shape inference, tiling), kernel half in
-:mod:`.kernel` (geometry, tiling struct, numpy bodies), float64 references in
-:mod:`.golden`. Pad conventions are documented in :mod:`.op_api`.
-"""
+"""Pooling family (AIV vector kernels): MaxPool2dWithIndices and MaxPool (ONNX-style)
+in ``max_pool/``, ``avg_pool2d/``, ``adaptive_avg_pool2d/``; window geometry, the
+tiling strategies and struct, the tile program and shared checks in ``common/``.
+Pad conventions are documented in each op's ``op_api``."""

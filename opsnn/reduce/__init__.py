@@ -1,1 +1,2 @@
-"""Reduction operators: aclnnReduceSum, aclnnMean."""
+"""Reduction operators: ReduceSum (``reduce_sum/``) and Mean (``mean/``), one host,
+tiling and kernel in ``common/``."""

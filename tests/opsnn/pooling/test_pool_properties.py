@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import opsnn
-from opsnn.pooling.golden import avg_pool2d_golden, max_pool2d_golden
+from opsnn.pooling.avg_pool2d.golden import avg_pool2d_golden
+from opsnn.pooling.max_pool.golden import max_pool2d_golden
 from tests.conftest import rel_err
 
 from .helpers import TOL, run_op

@@ -12,8 +12,9 @@ from opsnn import ACLNN_ERR_PARAM_INVALID as INVALID
 from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
 from opsnn import aclDataType as T
 from opsnn.base.dtypes import from_numpy_dtype
-from opsnn.reduce.golden import mean_golden, reduce_sum_golden
-from opsnn.reduce.op_api import reduce_pattern
+from opsnn.reduce.common.infershape import reduce_pattern
+from opsnn.reduce.mean.golden import mean_golden
+from opsnn.reduce.reduce_sum.golden import reduce_sum_golden
 from tests.conftest import rel_err
 from tests.opsnn.transform.helpers import BF16, FLOATS, TOL, device_tensor, empty, expect_error, random_array
 

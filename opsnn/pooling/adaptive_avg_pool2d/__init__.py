@@ -1,0 +1,7 @@
+"""AdaptiveAvgPool2d (AIV vector kernel). Layout: ``op_api`` (aclnn entry points),
+``op_def``, ``infershape``, ``tiling`` (the pooling strategies of
+``opsnn.pooling.common``, whose ``tiling_data`` is the family's struct), ``kernel``
+(numpy body), ``golden`` (float64 reference, tests only)."""
+from .op_api import aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWorkspaceSize
+
+__all__ = ["aclnnAdaptiveAvgPool2d", "aclnnAdaptiveAvgPool2dGetWorkspaceSize"]
