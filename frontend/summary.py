@@ -1,55 +1,44 @@
-"""The run summary: rich tables built from the device's kernel records."""
-from __future__ import annotations
+"""The run summary: rich tables built from the device's kernel records.
 
-from collections import defaultdict
+Per-op rows and engine busy shares come from :mod:`traces.kernels`, the functions
+``npu-trace summary`` uses on the same kernel args, so both print the same numbers
+for one run.
+"""
+from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
 
 from npu_sim import ChipConfig
-from npu_sim.metrics import aggregate
-from npu_sim.program import CoreType
+from traces.kernels import ENGINE_PIPES, engine_busy_shares, kernel_window, op_rows
 
-PIPES = ("MTE2", "MTE1", "CUBE", "FIXPIPE", "VECTOR", "MTE3")
-PIPE_CORE = {"MTE2": None, "MTE1": CoreType.AIC, "CUBE": CoreType.AIC, "FIXPIPE": CoreType.AIC,
-             "VECTOR": CoreType.AIV, "MTE3": CoreType.AIV}
+PIPES = ENGINE_PIPES
 
 
 def op_table(records: list[dict], top: int = 10) -> tuple[list[dict], float]:
     """Group kernel records by op name. Returns (rows sorted by device time, total
-    kernel ns). Row keys: name, count, ns, share, flops, and the per-op metrics of
-    :func:`npu_sim.metrics.aggregate` (CANN ratios ``mac_ratio`` ..., ``gm_bytes``,
-    ``hbm_bytes``, ``compute_util``, ``memory_util``, ``bound``, ``bound_ns``)."""
-    agg = aggregate((r["name"], float(r["dur_ns"]), r) for r in records)
+    kernel ns). Row keys: name, count, ns, share, and the per-op metrics of
+    :func:`traces.kernels.op_rows` (flops, bytes, tflops, gb_per_s, CANN ratios
+    ``mac_ratio`` ..., ``gm_bytes``, ``hbm_bytes``, ``compute_util``,
+    ``memory_util``, ``bound``, ``bound_ns``)."""
+    agg = op_rows((r["name"], float(r["dur_ns"]), r) for r in records)
     total = sum(a["total_ns"] for a in agg.values()) or 1.0
     rows = [dict(a, name=k, ns=a["total_ns"], share=a["total_ns"] / total) for k, a in agg.items()]
     rows.sort(key=lambda r: -r["ns"])
     return rows[:top], total
 
 
-def engine_busy(records: list[dict], chip: ChipConfig, window_ns: float) -> dict[str, float]:
-    """Busy share of each pipe kind: summed busy ns over all cores that have the
-    pipe / (those cores x ``window_ns``)."""
-    busy: dict[str, float] = defaultdict(float)
-    mte2_aic = mte2_aiv = 0.0
-    for r in records:
-        aic = r.get("task_type") == "AI_CORE"
-        for p, ns in r.get("pipe_busy_ns", {}).items():
-            busy[p] += ns
-            if p == "MTE2":
-                if aic:
-                    mte2_aic += ns
-                else:
-                    mte2_aiv += ns
-    n_aic, n_aiv = chip.aic_count, chip.vector_core_count
-    out = {}
-    for p in PIPES:
-        if p == "MTE2":
-            cores = n_aic + n_aiv
-        else:
-            cores = n_aic if PIPE_CORE[p] is CoreType.AIC else n_aiv
-        out[p] = busy.get(p, 0.0) / (cores * window_ns) if window_ns > 0 else 0.0
-    return out
+def chip_figures(chip: ChipConfig) -> dict:
+    """The chip figures a trace records per device (``otherData.devices``)."""
+    return {"aic_count": chip.aic_count, "aiv_count": chip.aiv_count, "architecture": chip.architecture.value}
+
+
+def engine_busy(records: list[dict], chip: ChipConfig) -> tuple[dict[str, float], float]:
+    """({pipe: busy share}, window ns): summed busy ns over (cores that have the pipe
+    x the kernels' window, first kernel start to last kernel end);
+    :func:`traces.kernels.engine_busy_shares`."""
+    start, end = kernel_window((r["start_ns"], r["start_ns"] + r["dur_ns"]) for r in records)
+    return engine_busy_shares(records, chip_figures(chip), end - start), end - start
 
 
 def print_summary(console: Console, *, model: str, chip: ChipConfig, result, records: list[dict],
@@ -87,8 +76,8 @@ def print_summary(console: Console, *, model: str, chip: ChipConfig, result, rec
         return f"{v:.0%}" if v else "-"
 
     for r in rows:
-        tf = r["flops"] / r["ns"] / 1e3 if r["flops"] and r["ns"] else 0.0
-        gb = r["gm_bytes"] / r["ns"] if r["ns"] else 0.0
+        tf = r["tflops"] if r["flops"] else 0.0
+        gb = r["gb_per_s"]
         bound = r["bound"]
         if bound and r["count"] > 1 and r["bound_ns"][bound] < r["ns"] * 0.999:
             bound += f" ({r['bound_ns'][bound] / r['ns']:.0%})"
@@ -103,8 +92,9 @@ def print_summary(console: Console, *, model: str, chip: ChipConfig, result, rec
                   "else latency (launch, dispatch, DMA latency, issue overhead); (n%) = share of the op's "
                   "device time spent in calls of that class; see docs/timing.md")
 
-    eng = engine_busy(records, chip, result.device_ns)
-    e = Table(title="engine busy share over the run (all cores that have the pipe)", title_justify="left")
+    eng, window = engine_busy(records, chip)
+    e = Table(title=f"engine busy share over the kernels ({window / 1e3:,.1f} us from the first kernel's start to "
+                    "the last one's end; all cores that have the pipe)", title_justify="left")
     for p in PIPES:
         e.add_column(p, justify="right")
     e.add_row(*(f"{eng[p]:.1%}" for p in PIPES))

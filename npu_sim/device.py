@@ -10,7 +10,7 @@ concurrently and share cores, HBM and the host link.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any, Callable
 
 import simpy
@@ -22,12 +22,31 @@ from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import L2Cache
 from .metrics import kernel_metrics
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
-from .program import CoreType, KernelLaunch, MixBlockProgram, Pipe
+from .program import CoreType, KernelLaunch, KernelSpec, MixBlockProgram, Pipe
 from .trace import TraceRecorder
 
 
 #: msprof stream task type of each kernel kind
 TASK_TYPES = {CoreType.AIC: "AI_CORE", CoreType.AIV: "AI_VECTOR_CORE", CoreType.MIX: "MIX_AIC"}
+
+
+def spec_trace_args(spec: KernelSpec) -> dict[str, Any]:
+    """The trace arguments a kernel spec contributes to its stream task span and kernel
+    record, built from its typed fields: ``spec.args`` plus "flops" (``spec.flops``),
+    "bytes" (``spec.gm_bytes``), "tiling" (``spec.tiling_data``, a dataclass as a
+    dict) and "strategy", each only when set (so an op that states none of them gets
+    none of these keys). Keys already in ``args`` keep their place."""
+    out = dict(spec.args)
+    if spec.flops:
+        out["flops"] = spec.flops
+    if spec.gm_bytes:
+        out["bytes"] = spec.gm_bytes
+    if spec.tiling_data is not None:
+        td = spec.tiling_data
+        out["tiling"] = asdict(td) if is_dataclass(td) and not isinstance(td, type) else td
+    if spec.strategy:
+        out["strategy"] = spec.strategy
+    return out
 
 
 class KernelConfigError(Exception):
@@ -231,11 +250,9 @@ class Device:
             used = {"AIC": g, "AIV": 2 * g}
         else:
             used = {unit: min(n, sched.capacity(kind))}
-        flops = spec.args.get("flops", 0)
         met = kernel_metrics(self.chip, dur, busy_out, {p.value: b for p, b in stats.fixed.items()}, stats.core_ns,
-                             used, flops if isinstance(flops, (int, float)) else 0, stats.gm_bytes, stats.hbm_bytes,
-                             stats.l2_hit_bytes)
-        args = dict(spec.args, task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
+                             used, spec.flops, stats.gm_bytes, stats.hbm_bytes, stats.l2_hit_bytes)
+        args = dict(spec_trace_args(spec), task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
                     pipe_busy_ns=busy_out, gm_bytes=stats.gm_bytes, hbm_bytes=stats.hbm_bytes,
                     l2_hit_bytes=stats.l2_hit_bytes, **met)
         self.kernel_records.append(dict(name=spec.name, stream=stream.stream_id, start_ns=t0, dur_ns=dur, **args))

@@ -22,13 +22,16 @@ counters:
   the time), else "compute" or "memory", whichever is higher; ``bound_by`` names
   the resource ("CUBE", "VECTOR", "MTE2", "HBM", "L2", ... or "overhead").
 
+Per-op sums of these args (what ``npu-sim run`` and ``npu-trace summary`` print)
+are the trace tools' job: ``traces/kernels.py``.
+
 The 0.5 threshold is an assumption [A]: a kernel whose busiest resource works less
 than half its duration gains more from fewer launches or larger tiles than from a
 faster engine.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 #: CANN op-summary name of each pipe's ratio
 RATIO_NAMES = {"CUBE": "mac_ratio", "VECTOR": "vec_ratio", "SCALAR": "scalar_ratio", "MTE1": "mte1_ratio",
@@ -99,45 +102,4 @@ def kernel_metrics(chip, dur_ns: float, busy: dict[str, float], fixed: dict[str,
     }
 
 
-def aggregate(items: Iterable[tuple[str, float, dict]]) -> dict[str, dict[str, Any]]:
-    """Per-op totals from (name, duration ns, kernel args) of many kernel runs.
-
-    Returns {name: row} with: count, total_ns, flops, gm_bytes, hbm_bytes,
-    l2_hit_bytes, pipe_busy_ns (summed), the ``RATIO_NAMES`` ratios (summed busy over
-    summed core time), compute_util and memory_util (means weighted by duration),
-    bound_ns ({bound: device ns of the runs classified so}) and bound (the class
-    with the most device time), flop_per_s and gm_bytes_per_s (totals over total_ns).
-    """
-    rows: dict[str, dict[str, Any]] = {}
-    for name, dur, args in items:
-        r = rows.setdefault(name, {"count": 0, "total_ns": 0.0, "flops": 0.0, "gm_bytes": 0.0, "hbm_bytes": 0.0,
-                                   "l2_hit_bytes": 0.0, "pipe_busy_ns": {}, "_core": {}, "_cu": 0.0, "_mu": 0.0,
-                                   "bound_ns": {b: 0.0 for b in BOUNDS}})
-        r["count"] += 1
-        r["total_ns"] += dur
-        for k in ("flops", "gm_bytes", "hbm_bytes", "l2_hit_bytes"):
-            v = args.get(k)
-            if isinstance(v, (int, float)):
-                r[k] += v
-        for p, b in (args.get("pipe_busy_ns") or {}).items():
-            r["pipe_busy_ns"][p] = r["pipe_busy_ns"].get(p, 0.0) + b
-        for u, ns in (args.get("core_ns") or {}).items():
-            r["_core"][u] = r["_core"].get(u, 0.0) + ns
-        r["_cu"] += dur * float(args.get("compute_util", 0.0) or 0.0)
-        r["_mu"] += dur * float(args.get("memory_util", 0.0) or 0.0)
-        b = args.get("bound")
-        if b in r["bound_ns"]:
-            r["bound_ns"][b] += dur
-    for r in rows.values():
-        tot = r["total_ns"]
-        r.update(pipe_ratios(r["pipe_busy_ns"], r.pop("_core")))
-        r["compute_util"] = r.pop("_cu") / tot if tot else 0.0
-        r["memory_util"] = r.pop("_mu") / tot if tot else 0.0
-        r["bound"] = max(BOUNDS, key=lambda b: r["bound_ns"][b]) if any(r["bound_ns"].values()) else ""
-        r["flop_per_s"] = r["flops"] / tot * 1e9 if tot else 0.0
-        r["gm_bytes_per_s"] = r["gm_bytes"] / tot * 1e9 if tot else 0.0
-    return rows
-
-
-__all__ = ["RATIO_NAMES", "PIPE_UNITS", "LATENCY_BOUND_BELOW", "BOUNDS", "pipe_ratios", "classify", "kernel_metrics",
-           "aggregate"]
+__all__ = ["RATIO_NAMES", "PIPE_UNITS", "LATENCY_BOUND_BELOW", "BOUNDS", "pipe_ratios", "classify", "kernel_metrics"]

@@ -186,7 +186,21 @@ class KernelSpec:
             included; for MIX, UB is per AIV); the simulator refuses a spec that
             exceeds the chip.
         tiling_key: the kernel variant chosen by tiling.
-        args: trace arguments (shapes, dtypes, flops, bytes, tiling data).
+        args: further trace arguments (shapes, dtypes, attributes), JSON-able.
+        flops: floating-point operations the kernel does (matmul: 2 M N K); 0 = not
+            stated. Feeds ``flop_per_s`` and the trace's ``"flops"``.
+        gm_bytes: useful GM bytes of the operation (inputs read + outputs written
+            once; re-reads not counted), as the op states them; 0 = not stated. The
+            trace's ``"bytes"``. (The trace's ``"gm_bytes"`` is what the simulator
+            counted its stages moving, re-reads included.)
+        tiling_data: the tiling struct (a dataclass shared by the host and kernel
+            halves), or a dict of it; the trace's ``"tiling"``.
+        strategy: the tiling strategy's name; the trace's ``"strategy"``.
+
+    Ops that still pass these inside ``args`` (keys "flops", "bytes", "tiling",
+    "strategy") get them copied into the typed fields at construction; a typed field
+    given explicitly wins. Keys written into ``args`` after construction reach the
+    trace but not the typed field.
     """
 
     name: str
@@ -196,10 +210,29 @@ class KernelSpec:
     buffers: dict[Buffer, int] = field(default_factory=dict)
     tiling_key: int = 0
     args: dict[str, Any] = field(default_factory=dict)
+    flops: int = 0
+    gm_bytes: int = 0
+    tiling_data: Any = None
+    strategy: str = ""
+
+    def __post_init__(self) -> None:
+        a = self.args
+        if not self.flops and _number(a.get("flops")):
+            self.flops = a["flops"]
+        if not self.gm_bytes and _number(a.get("bytes")):
+            self.gm_bytes = a["bytes"]
+        if self.tiling_data is None and a.get("tiling") is not None:
+            self.tiling_data = a["tiling"]
+        if not self.strategy and isinstance(a.get("strategy"), str):
+            self.strategy = a["strategy"]
 
     @property
     def block_dim(self) -> int:
         return len(self.blocks)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 class MemoryAccess(Protocol):

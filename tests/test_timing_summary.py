@@ -84,3 +84,47 @@ def test_summary_says_small_ops_are_latency_bound(timing_910):
     lines = {ln.split()[1]: ln for ln in console.export_text().splitlines() if ln.startswith("│ ")}
     for op in ("Add", "Matmul"):
         assert lines[op].rstrip(" │").endswith("latency"), lines[op]
+
+
+def test_run_summary_and_trace_summary_print_the_same_numbers(tmp_path):
+    """``npu-sim run`` (frontend/summary.py, from kernel records) and ``npu-trace
+    summary`` (traces/analysis.py, from the written trace) give each op the same
+    GB/s, TFLOP/s and pipe ratios, and the same engine busy shares."""
+    from frontend.summary import engine_busy
+    from traces import analysis
+
+    rt = runtime()
+    if rt.initialized:
+        acl.finalize()
+    assert acl.init(chip="tiny") == 0 and acl.rt.set_device(0) == 0
+    try:
+        _matmul(96)
+        _add(5000)
+        _add(300)
+        x, out = _tensor((8, 300), aclDataType.ACL_FLOAT, 4), _tensor((8, 300), aclDataType.ACL_FLOAT, 4)
+        ws, ex, ret = opsnn.aclnnSoftmaxGetWorkspaceSize(x, -1, out)
+        assert ret == 0, opsnn.aclGetRecentErrMsg()
+        assert opsnn.aclnnSoftmax(0, ws, ex, 0) == 0
+        assert acl.rt.synchronize_stream(0) == 0
+        records = rt.kernel_records()
+        chip = rt.chip
+        path = tmp_path / "run.json"
+        rt.write_trace(path, metadata={"chip": chip.name})
+    finally:
+        acl.finalize()
+    run_rows, _ = op_table(records, top=100)
+    trace_rows = {r["name"]: r for r in analysis.op_summary(path) if r["task_type"] != "MEMCPY"}
+    assert {r["name"] for r in run_rows} == set(trace_rows) >= {"Matmul", "Add", "Softmax"}
+    for r in run_rows:
+        t = trace_rows[r["name"]]
+        assert r["count"] == t["count"]
+        assert r["gb_per_s"] > 0 and r["gb_per_s"] == pytest.approx(t["gb_per_s"], rel=1e-9)
+        assert r["tflops"] == pytest.approx(t["tflops"], rel=1e-9, abs=1e-15)
+        for k in ("mac_ratio", "vec_ratio", "scalar_ratio", "mte1_ratio", "mte2_ratio", "mte3_ratio", "fixpipe_ratio"):
+            assert r[k] == pytest.approx(t[k], rel=1e-9, abs=1e-15)
+        assert r["bound"] == t["bound"]
+    shares, window = engine_busy(records, chip)
+    (row,) = analysis.engine_busy(path)
+    assert row["cores_from"] == "chip" and row["end_ns"] - row["start_ns"] == pytest.approx(window, rel=1e-9)
+    assert shares == pytest.approx(row["shares"], rel=1e-9, abs=1e-15)
+    assert shares["MTE2"] > 0 and shares["CUBE"] > 0 and shares["VECTOR"] > 0

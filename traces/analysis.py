@@ -1,5 +1,8 @@
 """What a trace says about the device: ops, engines, copy/compute overlap.
 
+(About 330 lines: every per-device analysis ``npu-trace summary`` shows, kept in
+one module until traces/ grows an analysis/ package.)
+
 Each function takes any trace source (:func:`traces.load.as_trace_data`: a file
 path, a loaded trace dict, a ``TraceRecorder``, a ``Device`` or a span list) and
 returns a list of plain dict rows (JSON-able; times in ns, bandwidths in bytes/ns,
@@ -13,9 +16,16 @@ Definitions:
   launch overhead included, as msprof's "Task Duration");
 * *active span* of a device: first start to last end of any span on it;
 * *utilisation* of a pipe: busy time summed over the cores of that type, divided
-  by (cores x active span); cores are the chip's when the trace metadata names
-  the chip (``otherData.devices`` or a preset ``otherData.chip``), else the cores
-  seen in the trace.
+  by (cores x active span); cores are the chip's when the trace metadata gives its
+  figures (:func:`chip_figures`: ``otherData.devices[<device>]`` or
+  ``otherData.chip_figures``, keys ``aic_count``, ``aiv_count``, ``architecture``),
+  else the cores seen in the trace;
+* per-op bytes, GB/s, ratios and the engine busy shares ``npu-sim run`` prints come
+  from the kernels' task args through :mod:`traces.kernels`, the one definition
+  both reports use.
+
+This package reads trace data only: it imports nothing of npu_sim, acl_runtime,
+opsnn or frontend (chip facts come from the trace metadata).
 """
 from __future__ import annotations
 
@@ -23,12 +33,13 @@ import bisect
 from typing import Any
 
 from .intervals import end_ns, intersection, is_kernel, is_sync, is_task, task_type, total, union
+from .kernels import RATIO_NAMES, engine_busy_shares, kernel_bytes, kernel_window, op_rows, ratios
 from .load import TraceData, as_trace_data, finite
 from .streams import critical_path, idle_gaps, stream_summary
 from .tracks import COMPUTE_PIPES, COPY_PIPES, CORE_PIPES, GM_PIPES, PIPE_ORDER, parse_core_track
 
-__all__ = ["op_summary", "engine_utilization", "overlap", "stream_summary", "idle_gaps", "critical_path",
-           "counter_summary", "device_span", "core_counts"]
+__all__ = ["op_summary", "engine_utilization", "engine_busy", "overlap", "stream_summary", "idle_gaps",
+           "critical_path", "counter_summary", "device_span", "core_counts", "chip_figures"]
 
 
 def _devices(data: TraceData, device: str | None) -> list[str]:
@@ -49,8 +60,22 @@ def device_span(source: Any, device: str) -> tuple[float, float]:
     return min(s.start_ns for s in spans), max(end_ns(s) for s in spans)
 
 
+def chip_figures(source: Any, device: str) -> dict[str, Any]:
+    """The chip figures of ``device`` the trace metadata gives (``aic_count``,
+    ``aiv_count``, ``architecture``, ...): ``otherData.devices[device]`` (written for
+    each device), else the trace-wide ``otherData.chip_figures``; {} if neither (a
+    trace naming only its chip, or an old one)."""
+    meta = as_trace_data(source).metadata
+    devs = meta.get("devices")
+    if isinstance(devs, dict) and isinstance(devs.get(device), dict):
+        return devs[device]
+    figs = meta.get("chip_figures")
+    return figs if isinstance(figs, dict) else {}
+
+
 def core_counts(source: Any, device: str) -> dict[str, tuple[int, str]]:
-    """{core type: (count, "chip" | "trace")} for ``device`` (module docstring)."""
+    """{core type: (count, "chip" | "trace")} for ``device`` (module docstring): the
+    ``aic_count`` / ``aiv_count`` of :func:`chip_figures`, else the cores seen."""
     data = as_trace_data(source)
     seen: dict[str, set[int]] = {"AIC": set(), "AIV": set()}
     for s in data.spans:
@@ -58,16 +83,9 @@ def core_counts(source: Any, device: str) -> dict[str, tuple[int, str]]:
             ct = parse_core_track(s.track[1])
             if ct is not None:
                 seen.setdefault(ct.core_type, set()).add(ct.core_index)
-    chip: dict[str, int] = {}
-    devs = data.metadata.get("devices")
-    if isinstance(devs, dict) and isinstance(devs.get(device), dict):
-        info = devs[device]
-        chip = {"AIC": int(finite(info.get("aic_count"))), "AIV": int(finite(info.get("aiv_count")))}
-    elif isinstance(data.metadata.get("chip"), str):
-        from npu_sim.chips import PRESETS
-        preset = PRESETS.get(data.metadata["chip"])
-        if preset is not None:
-            chip = {"AIC": preset.aic_count, "AIV": preset.vector_core_count}
+    figs = chip_figures(data, device)
+    chip = ({"AIC": int(finite(figs.get("aic_count"))), "AIV": int(finite(figs.get("aiv_count")))}
+            if "aic_count" in figs or "aiv_count" in figs else {})
     out = {}
     for ct, idx in seen.items():
         n_seen = len(idx)
@@ -120,16 +138,13 @@ def op_summary(source: Any, device: str | None = None, include_sync: bool = Fals
     ``scalar_ratio``, ``mte1_ratio``, ``mte2_ratio``, ``mte3_ratio``,
     ``fixpipe_ratio``, and ``hbm_bytes``, ``l2_hit_bytes``, ``compute_util``,
     ``memory_util``, ``bound_ns`` ({"compute"|"memory"|"latency": device ns}) and
-    ``bound`` (the class with the most device time); see :mod:`npu_sim.metrics`.
+    ``bound`` (the class with the most device time); see :mod:`traces.kernels`.
     Sync tasks (EVENT_RECORD, STREAM_WAIT_EVENT) are left out unless ``include_sync``.
     """
-    from npu_sim.metrics import RATIO_NAMES, aggregate, pipe_ratios
-
     data = as_trace_data(source)
     devs = set(_devices(data, device))
     tasks = [s for s in data.spans if is_task(s) and s.track[0] in devs and (include_sync or not is_sync(s))]
-    need_bytes = [t for t in tasks if is_kernel(t) and not (isinstance(t.args, dict)
-                                                            and ("bytes" in t.args or "gm_bytes" in t.args))]
+    need_bytes = [t for t in tasks if is_kernel(t) and kernel_bytes(t.args if isinstance(t.args, dict) else {}) is None]
     pipe_bytes = _task_bytes_from_pipes(data, need_bytes) if need_bytes else {}
     fallback = {id(t): pipe_bytes.get(i, 0.0) for i, t in enumerate(need_bytes)}
     cores = {d: core_counts(data, d) for d in devs}
@@ -151,11 +166,8 @@ def op_summary(source: Any, device: str | None = None, include_sync: bool = Fals
         if id(t) in fallback:
             r["bytes"] += fallback[id(t)]
             r["bytes_from_pipes"] = True
-        elif "bytes" in args or not is_kernel(t):
+        elif not is_kernel(t):
             r["bytes"] += finite(args.get("bytes"))
-        else:
-            r["bytes"] += finite(args.get("gm_bytes"))
-            r["bytes_from_pipes"] = True
         busy = args.get("pipe_busy_ns")
         if isinstance(busy, dict):
             for p, b in busy.items():
@@ -170,8 +182,8 @@ def op_summary(source: Any, device: str | None = None, include_sync: bool = Fals
                 blocks = int(finite(args.get("block_dim"), 1)) or 1
                 r["_core_ns"] += dur * (min(blocks, n_cores) if n_cores else blocks)
         if is_kernel(t):
-            kernel_items.append((t.name, dur, _clean_args(args)))
-    kern = aggregate(kernel_items)
+            kernel_items.append((t.name, dur, args))
+    kern = op_rows(kernel_items)
     grand = sum(r["total_ns"] for r in rows.values())
     out = []
     order = {p: i for i, p in enumerate(PIPE_ORDER)}
@@ -179,17 +191,20 @@ def op_summary(source: Any, device: str | None = None, include_sync: bool = Fals
         tot = r["total_ns"]
         core_ns = r.pop("_core_ns")
         unit_ns = r.pop("_unit_ns")
+        k = kern.get(r["name"])
+        if k is not None:   # kernel bytes: the op's stated bytes, else the simulator's count (kernels.py)
+            r["bytes"] += k["bytes"]
+            r["bytes_from_pipes"] |= k["bytes_counted"]
         r["mean_ns"] = tot / r["count"]
         r["share"] = tot / grand if grand else 0.0
         r["tflops"] = r["flops"] / tot / 1e3 if tot else 0.0
         r["gb_per_s"] = r["bytes"] / tot if tot else 0.0
         r["pipe_busy_ns"] = dict(sorted(r["pipe_busy_ns"].items(), key=lambda kv: order.get(kv[0], 99)))
         if unit_ns:
-            named = pipe_ratios(r["pipe_busy_ns"], unit_ns)
+            named = ratios(r["pipe_busy_ns"], unit_ns)
             r["pipe_ratio"] = {p: named[RATIO_NAMES[p]] if p in RATIO_NAMES else 0.0 for p in r["pipe_busy_ns"]}
         else:
             r["pipe_ratio"] = {p: (b / core_ns if core_ns else 0.0) for p, b in r["pipe_busy_ns"].items()}
-        k = kern.get(r["name"])
         if k is not None:
             for key in tuple(RATIO_NAMES.values()) + ("hbm_bytes", "l2_hit_bytes", "compute_util", "memory_util",
                                                        "bound_ns", "bound"):
@@ -199,17 +214,28 @@ def op_summary(source: Any, device: str | None = None, include_sync: bool = Fals
     return out
 
 
-def _clean_args(args: dict) -> dict:
-    """Kernel args with non-finite numbers (NaN from a lossy trace) replaced by 0."""
-    out = dict(args)
-    for k in ("flops", "gm_bytes", "hbm_bytes", "l2_hit_bytes", "compute_util", "memory_util"):
-        if k in out:
-            out[k] = finite(out[k])
-    for k in ("pipe_busy_ns", "core_ns"):
-        if isinstance(out.get(k), dict):
-            out[k] = {p: finite(v) for p, v in out[k].items()}
-        else:
-            out.pop(k, None)
+def engine_busy(source: Any, device: str | None = None) -> list[dict[str, Any]]:
+    """Engine busy shares as ``npu-sim run`` prints them, one row per device: per pipe
+    kind, the kernels' ``pipe_busy_ns`` over (cores with the pipe x the kernels'
+    window, first kernel start to last kernel end); :func:`traces.kernels.engine_busy_shares`.
+    Cores from :func:`chip_figures`; when the trace has none, from the cores seen.
+
+    Row keys: device, start_ns, end_ns, cores_from ("chip" | "trace"), shares
+    ({pipe: share}).
+    """
+    data = as_trace_data(source)
+    out = []
+    for dev in _devices(data, device):
+        kernels = [s for s in data.spans if s.track[0] == dev and is_kernel(s)]
+        start, end = kernel_window((s.start_ns, end_ns(s)) for s in kernels)
+        figs = chip_figures(data, dev)
+        src = "chip"
+        if "aic_count" not in figs and "aiv_count" not in figs:
+            seen = core_counts(data, dev)
+            figs = {"aic_count": seen.get("AIC", (0, ""))[0], "aiv_count": seen.get("AIV", (0, ""))[0]}
+            src = "trace"
+        shares = engine_busy_shares((s.args for s in kernels if isinstance(s.args, dict)), figs, end - start)
+        out.append({"device": dev, "start_ns": start, "end_ns": end, "cores_from": src, "shares": shares})
     return out
 
 

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import analysis
+from .kernels import ENGINE_PIPES
 from .load import TraceData
 from .tracks import PIPE_ORDER
 
@@ -45,6 +46,7 @@ def summary_data(data: TraceData, top: int, device: str | None) -> dict[str, Any
         "devices": {d: dict(zip(("start_ns", "end_ns"), analysis.device_span(data, d))) for d in devices},
         "ops": analysis.op_summary(data, device)[:top],
         "engines": analysis.engine_utilization(data, device),
+        "engine_busy": analysis.engine_busy(data, device),
         "overlap": analysis.overlap(data, device, "pipe") + analysis.overlap(data, device, "task"),
         "streams": analysis.stream_summary(data, device),
         "critical_path": [{k: v for k, v in r.items() if k != "tasks"} | {"task_count": len(r["tasks"])}
@@ -112,7 +114,7 @@ def render_summary(console: Console, data: TraceData, source_name: str, top: int
         console.print(t)
         if bounds:
             console.print("  [dim]Bound: compute / memory when that resource works at least half the kernel's "
-                          "time, else latency (npu_sim/metrics.py, docs/timing.md)[/dim]")
+                          "time, else latency (docs/timing.md)[/dim]")
 
     t = _table("Engine utilisation (busy over cores x active span)", "Device", "Core", "Pipe", "Cores",
                "Busy (ns)", "Utilisation", "")
@@ -120,6 +122,13 @@ def render_summary(console: Console, data: TraceData, source_name: str, top: int
         cores = f"{r['cores']}" + ("" if r["cores_from"] == "chip" else " seen")
         t.add_row(r["device"], r["core_type"], r["pipe"], cores, ns(r["busy_ns"]), pct(r["utilization"]),
                   bar(r["utilization"]))
+    console.print(t)
+
+    t = _table("Engine busy share over the kernels (kernel pipe busy / cores with the pipe x first kernel start "
+               "to last kernel end; as npu-sim run)", "Device", *ENGINE_PIPES)
+    for r in rep["engine_busy"]:
+        t.add_row(r["device"] + ("" if r["cores_from"] == "chip" else " (cores seen)"),
+                  *(pct(r["shares"][p]) for p in ENGINE_PIPES))
     console.print(t)
 
     t = _table("Copy / compute overlap", "Device", "Level", "Copy (ns)", "Compute (ns)", "Both (ns)",

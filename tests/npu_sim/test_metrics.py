@@ -11,7 +11,7 @@ import pytest
 
 from npu_sim import BlockProgram, CoreType, Device, KernelLaunch, KernelSpec, Pipe, Stage, TileSpec
 from npu_sim.chips.presets import TINY
-from npu_sim.metrics import LATENCY_BOUND_BELOW, RATIO_NAMES, aggregate, classify, pipe_ratios
+from npu_sim.metrics import LATENCY_BOUND_BELOW, RATIO_NAMES, classify, pipe_ratios
 
 FAST = TINY.model_copy(update={"hbm_bandwidth_bytes_per_ns": 1e6})   # HBM never the limit
 
@@ -98,17 +98,14 @@ def test_pipe_ratios_denominators():
     assert pipe_ratios({}, {})["mac_ratio"] == 0.0
 
 
-def test_aggregate_weights_by_time_and_picks_dominant_bound():
-    items = [("Op", 100.0, {"bound": "latency", "compute_util": 0.1, "memory_util": 0.2, "pipe_busy_ns": {"CUBE": 10.0},
-                            "core_ns": {"AIC": 100.0}, "flops": 1000}),
-             ("Op", 300.0, {"bound": "compute", "compute_util": 0.9, "memory_util": 0.4, "pipe_busy_ns": {"CUBE": 270.0},
-                            "core_ns": {"AIC": 300.0}, "flops": 3000})]
-    r = aggregate(items)["Op"]
-    assert r["count"] == 2 and r["total_ns"] == 400.0 and r["flops"] == 4000
-    assert r["compute_util"] == pytest.approx((0.1 * 100 + 0.9 * 300) / 400)
-    assert r["mac_ratio"] == pytest.approx(280 / 400)
-    assert r["bound"] == "compute" and r["bound_ns"] == {"compute": 300.0, "memory": 0.0, "latency": 100.0}
-    assert r["flop_per_s"] == pytest.approx(4000 / 400 * 1e9)
+def test_trace_tools_read_the_same_ratio_names_and_units():
+    """traces.kernels keeps its own copy of the names kernel args use (traces imports
+    no npu_sim): they must agree, and give the same ratios."""
+    from traces.kernels import PIPE_UNITS as T_UNITS, RATIO_NAMES as T_NAMES, ratios
+    from npu_sim.metrics import PIPE_UNITS
+    assert T_NAMES == RATIO_NAMES and T_UNITS == PIPE_UNITS
+    busy, core = {"CUBE": 50.0, "VECTOR": 30.0, "MTE2": 60.0, "SCALAR": 12.0, "MTE3": 500.0}, {"AIC": 100.0, "AIV": 200.0}
+    assert ratios(busy, core) == pipe_ratios(busy, core)
 
 
 def test_records_go_into_trace_args():

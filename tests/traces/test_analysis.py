@@ -7,7 +7,9 @@ from npu_sim.trace import Span, TraceRecorder
 from tests.traces.conftest import K, M, N
 from traces import (as_trace_data, core_counts, counter_summary, critical_path, device_span, engine_utilization,
                     from_chrome_trace, idle_gaps, op_summary, overlap, stream_summary, to_chrome_trace)
+from traces.analysis import engine_busy
 from traces.intervals import is_sync, is_task
+from traces.kernels import engine_busy_shares, engine_cores, op_rows
 
 
 def _task_time(spans, name=None):
@@ -77,11 +79,48 @@ def test_engine_utilization_in_unit_range_and_counts_chip_cores(acl_run, device_
             assert r["utilization"] == pytest.approx(busy / (r["cores"] * (end - start)))
 
 
-def test_core_counts_fall_back_to_the_trace_or_chip_name(device_run):
+def test_core_counts_fall_back_to_the_trace_or_chip_figures(device_run):
     bare = to_chrome_trace(device_run.rec)             # no metadata: count cores seen
     assert core_counts(bare, "device 0") == {"AIC": (2, "trace"), "AIV": (4, "trace")}
-    named = to_chrome_trace(device_run.rec, metadata={"chip": "ascend910b2"})
+    # traces import no npu_sim: the chip's figures come from the trace metadata, not a preset
+    named = to_chrome_trace(device_run.rec, metadata={"chip": "ascend910b2",
+                                                      "chip_figures": {"aic_count": 24, "aiv_count": 48}})
     assert core_counts(named, "device 0") == {"AIC": (24, "chip"), "AIV": (48, "chip")}
+    only_name = to_chrome_trace(device_run.rec, metadata={"chip": "ascend910b2"})   # an old trace: cores seen
+    assert core_counts(only_name, "device 0") == {"AIC": (2, "trace"), "AIV": (4, "trace")}
+    (row,) = engine_busy(only_name)
+    assert row["cores_from"] == "trace"
+
+
+def test_op_rows_weight_by_time_and_pick_dominant_bound():
+    items = [("Op", 100.0, {"bound": "latency", "compute_util": 0.1, "memory_util": 0.2, "pipe_busy_ns": {"CUBE": 10.0},
+                            "core_ns": {"AIC": 100.0}, "flops": 1000}),
+             ("Op", 300.0, {"bound": "compute", "compute_util": 0.9, "memory_util": 0.4, "pipe_busy_ns": {"CUBE": 270.0},
+                            "core_ns": {"AIC": 300.0}, "flops": 3000})]
+    r = op_rows(items)["Op"]
+    assert r["count"] == 2 and r["total_ns"] == 400.0 and r["flops"] == 4000
+    assert r["compute_util"] == pytest.approx((0.1 * 100 + 0.9 * 300) / 400)
+    assert r["mac_ratio"] == pytest.approx(280 / 400)
+    assert r["bound"] == "compute" and r["bound_ns"] == {"compute": 300.0, "memory": 0.0, "latency": 100.0}
+    assert r["flop_per_s"] == pytest.approx(4000 / 400 * 1e9)
+
+
+def test_op_rows_bytes_are_the_stated_ones_else_the_counted_ones():
+    rows = op_rows([("A", 10.0, {"bytes": 100, "gm_bytes": 400}), ("A", 10.0, {"gm_bytes": 60}),
+                    ("B", 5.0, {"bytes": 50}), ("C", 5.0, {})])
+    assert rows["A"]["bytes"] == 160 and rows["A"]["bytes_counted"] and rows["A"]["gb_per_s"] == 8.0
+    assert rows["B"]["bytes"] == 50 and not rows["B"]["bytes_counted"]
+    assert rows["C"]["bytes"] == 0 and rows["C"]["gb_per_s"] == 0.0
+
+
+def test_engine_cores_per_architecture():
+    figs = {"aic_count": 24, "aiv_count": 48, "architecture": "separated"}
+    sep = engine_cores(figs)
+    assert sep["CUBE"] == 24 and sep["VECTOR"] == 48 and sep["MTE2"] == 72
+    coupled = engine_cores({"aic_count": 8, "aiv_count": 7, "architecture": "coupled"})
+    assert coupled["CUBE"] == 8 and coupled["VECTOR"] == 15 and coupled["MTE2"] == 15
+    assert engine_busy_shares([{"pipe_busy_ns": {"CUBE": 240.0}}], figs, 10.0)["CUBE"] == 1.0
+    assert engine_busy_shares([{"pipe_busy_ns": {"CUBE": 240.0}}], figs, 0.0)["CUBE"] == 0.0
 
 
 def test_overlap_partitions_the_active_span(device_run, acl_run):
