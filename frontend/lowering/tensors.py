@@ -39,7 +39,7 @@ class DTensor:
 
 
 class LoweringContext:
-    """What handlers need: device allocation and tensor creation (see runner.py)."""
+    """What handlers need: device allocation and tensor creation (:class:`frontend.runner.ModelRunner` implements it)."""
 
     def alloc(self, name: str, shape, dtype) -> DTensor:  # pragma: no cover - interface
         raise NotImplementedError
