@@ -17,12 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 import opsnn
+from opsnn.base.tensor import contiguous_strides
 
 from ..errors import UnsupportedModelError
 from ..graph import Node
 from .attrs import attr_int, attr_ints, axis_index, bad
 from .registry import register
-from .tensors import DTensor, cast_to, const, contiguous_strides, node_acl_dtype, numel, prepare, strided_view
+from .tensors import DTensor, cast_to, const, node_acl_dtype, numel, prepare, strided_view
 
 
 def permute(ctx, node: Node, x: DTensor, perm, name: str) -> tuple[DTensor, list]:

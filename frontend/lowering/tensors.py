@@ -108,15 +108,6 @@ def numel(shape) -> int:
     return int(np.prod(shape, dtype=np.int64))
 
 
-def contiguous_strides(shape) -> tuple[int, ...]:
-    """Element strides of a C-contiguous tensor of ``shape`` (0-size dims count as 1)."""
-    out, acc = [], 1
-    for d in reversed(shape):
-        out.append(acc)
-        acc *= max(int(d), 1)
-    return tuple(reversed(out))
-
-
 def strided_view(src: DTensor, name: str, shape, strides, offset: int = 0) -> DTensor:
     """A strided view (element strides, offset) over ``src``'s contiguous storage."""
     shape = tuple(int(d) for d in shape)
