@@ -142,5 +142,5 @@ class ModelRunner:
         outs = {}
         for name in self.graph.outputs:
             d = self.values[name]
-            outs[name] = download(d.ptr, d.shape, d.dtype, prog.stream)
+            outs[name] = download(d.ptr, d.shape, d.dtype)
         return RunResult(outs, device_ns, time.perf_counter() - t0, len(prog.calls))
