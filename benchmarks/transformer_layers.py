@@ -1,4 +1,4 @@
-"""Simulated latency of the built-in transformer workloads (frontend/workloads.py).
+"""Simulated latency of the built-in transformer workloads (frontend/workloads/).
 
     python benchmarks/transformer_layers.py [--chips ascend910b2,ascend910b4]
 

@@ -64,16 +64,17 @@ def upload(ptr: int, array: np.ndarray, stream: int | None = None) -> None:
         check(acl.rt.memcpy_async(ptr, array.nbytes, host, array.nbytes, kind, stream), "acl.rt.memcpy_async")
 
 
-def download(ptr: int, shape, dtype, stream: int | None = None) -> np.ndarray:
+def download(ptr: int, shape, dtype) -> np.ndarray:
     """A new host array of ``shape``/``dtype`` copied back from device address ``ptr``
-    after the work queued on ``stream`` (blocking)."""
+    by aclrtMemcpy (blocking; ordered after the default stream's work only, so
+    synchronise the stream that wrote ``ptr`` first, as :meth:`PreparedProgram.launch_timed`
+    does). Raises DeviceError."""
     host = np.empty(shape, dtype)
     if host.nbytes:
-        # A blocking copy ordered on ``stream`` itself: the public binding has no such
-        # call (acl.rt.memcpy orders on the default stream). Temporary, see the git log.
-        from acl_runtime.runtime import runtime
-        runtime().memcpy(acl.util.numpy_to_ptr(host), host.nbytes, ptr, host.nbytes,
-                         acl.ACL_MEMCPY_DEVICE_TO_HOST, stream, sync=True)
+        dst = acl.util.numpy_to_ptr(host)
+        if not dst:
+            check(acl.ACL_ERROR_INVALID_PARAM, "acl.util.numpy_to_ptr")
+        check(acl.rt.memcpy(dst, host.nbytes, ptr, host.nbytes, acl.ACL_MEMCPY_DEVICE_TO_HOST), "acl.rt.memcpy")
     return host
 
 

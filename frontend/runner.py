@@ -90,7 +90,8 @@ class ModelRunner:
 
     # ---- prepare / run -------------------------------------------------------------------
     def prepare(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Upload constants and run phase 1 for every node. Raises
+        """Upload the constants the nodes read (in order of first use, so the upload spans
+        do not depend on PYTHONHASHSEED) and run phase 1 for every node. Raises
         UnsupportedModelError (unsupported op, failed phase 1) naming the node,
         DeviceError when device memory runs out."""
         g = self.graph
@@ -99,10 +100,10 @@ class ModelRunner:
                 raise UnsupportedModelError(f"input {name!r} has a dynamic shape {list(shape)}; "
                                             "feed a static-shaped model")
             self.alloc(name, shape, dtype)
-        needed = {i for n in g.nodes for i in n.inputs if i}
-        for name in needed:
-            if name in g.constants and name not in self.values:
-                self.upload(name, g.constants[name])
+        for node in g.nodes:   # weights in order of first use (deterministic upload spans)
+            for name in node.inputs:
+                if name and name in g.constants and name not in self.values:
+                    self.upload(name, g.constants[name])
         for i, node in enumerate(g.nodes):
             ins = []
             for name in node.inputs:
@@ -142,5 +143,5 @@ class ModelRunner:
         outs = {}
         for name in self.graph.outputs:
             d = self.values[name]
-            outs[name] = download(d.ptr, d.shape, d.dtype, prog.stream)
+            outs[name] = download(d.ptr, d.shape, d.dtype)
         return RunResult(outs, device_ns, time.perf_counter() - t0, len(prog.calls))

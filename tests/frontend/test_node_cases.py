@@ -196,7 +196,7 @@ def test_unsupported_constructs_name_op_and_node(nodes, inputs, feeds, inits, fr
 def test_shape_of_a_dynamic_tensor_reaching_lowering_is_reported():
     """An op whose input shape stays unknown (a runtime Reshape target upstream) keeps
     its Shape node; lowering then says why it cannot fold it."""
-    from frontend.lowering_ops import lower_dynamic
+    from frontend.lowering import lower_dynamic
     from frontend.onnx_import import Node
     with pytest.raises(UnsupportedModelError, match="Shape node 'sh': its input has a dynamic shape"):
         lower_dynamic(None, Node("Shape", "sh", ["x"], ["y"]), [])

@@ -1,33 +1,8 @@
-"""Run the onnx package's own node test cases through the ONNX frontend.
-
-``python -m frontend.onnx_node_tests [--ops Add,MatMul] [--chip tiny] [--markdown FILE] [--verbose]``
-
-The cases are ``onnx.backend.test.case.node``: each ``expect(...)`` call in the
-package's op modules builds a one-node model plus inputs and expected outputs computed
-by numpy in those modules (the onnx wheel does not ship the ``data/node`` folders, so
-the cases are generated in memory by importing the op's module). For every op in
-:data:`OPS` this runs each single-node case of that op through
-:func:`frontend.onnx_import.load_onnx` -> :class:`frontend.runner.ModelRunner` on the
-simulated chip and compares with the expected outputs:
-
-* float outputs: same dtype and shape, ``|got - want| <= atol + rtol * |want|`` with
-  the case's rtol/atol (1e-3 / 1e-7), rtol raised to 1e-2 for float16/bfloat16
-  outputs (DESIGN.md section 9), NaN where NaN is expected;
-* integer and bool outputs: equal.
-
-Inputs that exported models carry as constants -- shapes, axes and slice bounds
-(:data:`STATIC_INPUTS`) -- are bound as initializers, as an exporter would emit them,
-so the frontend folds them at prepare time; every other input is a runtime input
-copied to the device. A case fails with a reason: ``unsupported`` (the frontend or
-an aclnn phase 1 refused it: attribute, dtype, dynamic shape), ``numbers`` (wrong
-values, shape or dtype), or ``error`` (anything else). :data:`KNOWN_FAILURES` lists
-the cases expected to fail and why; :func:`regressions` reports the difference.
-"""
+"""The onnx node test cases, how each one runs through the frontend, and what is
+expected to fail (see the package docstring for the comparison rules)."""
 from __future__ import annotations
 
-import argparse
 import importlib
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -207,10 +182,10 @@ def run_case(case: NodeCase, chip: str = "tiny") -> CaseResult:
     """Run one case on a fresh ACL context of ``chip``; never raises."""
     from acl_runtime import acl
 
-    from .errors import DeviceError, UnsupportedModelError
-    from .onnx_import import load_onnx
-    from .profiling import acl_initialized
-    from .runner import ModelRunner
+    from ..errors import DeviceError, UnsupportedModelError
+    from ..onnx_import import load_onnx
+    from ..profiling import acl_initialized
+    from ..runner import ModelRunner
     t0 = time.perf_counter()
 
     def done(status: str, reason: str = "") -> CaseResult:
@@ -272,102 +247,3 @@ def regressions(summary: dict[str, OpSummary]) -> list[CaseResult]:
 def fixed(summary: dict[str, OpSummary]) -> list[str]:
     """Known failures that now pass (remove them from :data:`KNOWN_FAILURES`)."""
     return [r.name for s in summary.values() for r in s.results if r.passed and r.name in KNOWN_FAILURES]
-
-
-def rich_table(summary: dict[str, OpSummary], verbose: bool = False):
-    """A rich Table: one row per op (passed/total, failures with reasons)."""
-    from rich.table import Table
-    t = Table(title="onnx node tests through the npu-sim ONNX frontend", title_justify="left")
-    for c in ("op", "passed", "total", "failures (reason)"):
-        t.add_column(c, justify="right" if c in ("passed", "total") else "left", overflow="fold")
-    for s in summary.values():
-        if verbose:
-            text = "\n".join(f"{r.name}: {r.status}: {_short(r.reason, 200)}" for r in s.results if not r.passed)
-        else:
-            text = "\n".join(f"{len(names)}x {_short(why, 110)}: {_names(names, 4)}"
-                              for why, names in _failure_groups(s.results))
-        style = "green" if s.total and s.passed == s.total else ("yellow" if s.passed else "red")
-        t.add_row(s.op, f"[{style}]{s.passed}[/]", str(s.total), text or "-")
-    n_pass = sum(s.passed for s in summary.values())
-    n_all = sum(s.total for s in summary.values())
-    t.caption = f"{n_pass} / {n_all} cases pass over {len(summary)} ops"
-    return t
-
-
-def _failure_groups(results: list[CaseResult]) -> list[tuple[str, list[str]]]:
-    """Failures grouped by reason: the known-failure reason when listed, else
-    "status: reason" (marked UNEXPECTED)."""
-    groups: dict[str, list[str]] = {}
-    for r in results:
-        if r.passed:
-            continue
-        why = KNOWN_FAILURES.get(r.name) or f"UNEXPECTED {r.status}: {' '.join(r.reason.split())}"
-        groups.setdefault(why, []).append(r.name)
-    return list(groups.items())
-
-
-def _names(names: list[str], n: int, quote: str = "") -> str:
-    shown = ", ".join(f"{quote}{x}{quote}" for x in names[:n])
-    return shown + (f", ... (+{len(names) - n})" if len(names) > n else "")
-
-
-def _short(text: str, n: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 3] + "..."
-
-
-def markdown(summary: dict[str, OpSummary], chip: str) -> str:
-    """The table as Markdown (docs/onnx_node_tests.md)."""
-    import onnx
-    n_pass = sum(s.passed for s in summary.values())
-    n_all = sum(s.total for s in summary.values())
-    lines = ["# onnx node tests through the ONNX frontend", "",
-             f"Generated by `python -m frontend.onnx_node_tests --markdown docs/onnx_node_tests.md` "
-             f"(onnx {onnx.__version__}, chip `{chip}`): the single-node cases of `onnx.backend.test.case.node` "
-             "for each op issue #5 lists, run through `load_onnx` -> `ModelRunner` and compared with the "
-             "expected outputs the onnx package computes (rtol 1e-3, 1e-2 for 16-bit floats; integers exact). "
-             "Shape/axes/slice-bound inputs are bound as initializers, as exporters emit them.", "",
-             f"**{n_pass} / {n_all} cases pass.**", "",
-             "| op | passed | total | failures (reason) |", "|---|---:|---:|---|"]
-    for s in summary.values():
-        text = "<br>".join(f"{len(names)}x {why.replace('|', '/')}: {_names(names, 60, '`')}"
-                           for why, names in _failure_groups(s.results))
-        lines.append(f"| {s.op} | {s.passed} | {s.total} | {text or '-'} |")
-    return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: print the table; exit 1 if a case fails that is not a known failure."""
-    p = argparse.ArgumentParser(prog="python -m frontend.onnx_node_tests",
-                                description="Run onnx's node test cases through the npu-sim ONNX frontend.")
-    p.add_argument("--ops", help=f"comma-separated op types (default: all {len(OPS)})")
-    p.add_argument("--chip", default="tiny", help="chip preset (default tiny)")
-    p.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown")
-    p.add_argument("--verbose", action="store_true", help="longer failure reasons")
-    args = p.parse_args(argv)
-    ops = OPS if not args.ops else tuple(o.strip() for o in args.ops.split(","))
-    unknown = [o for o in ops if o not in MODULES]
-    from rich.console import Console
-    console = Console() if sys.stdout.isatty() else Console(width=160)
-    if unknown:
-        console.print(f"[red]error:[/] unknown op(s) {', '.join(unknown)}; known: {', '.join(OPS)}")
-        return 2
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the case modules' own numpy overflow warnings
-        summary = run_all(ops, args.chip)
-    console.print(rich_table(summary, args.verbose))
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(markdown(summary, args.chip))
-        console.print(f"wrote {args.markdown}")
-    new = regressions(summary)
-    for r in new:
-        console.print(f"[red]unexpected failure[/] {r.name}: {r.status}: {r.reason}")
-    for name in fixed(summary):
-        console.print(f"[green]now passes[/] {name} (remove it from KNOWN_FAILURES)")
-    return 1 if new else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

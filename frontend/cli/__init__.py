@@ -1,0 +1,49 @@
+"""``npu-sim``: run ONNX models on a simulated Ascend-style NPU.
+
+  npu-sim run [MODEL] [--chip NAME|FILE] [--inputs FILE.npz] [--trace FILE.json] [--save-outputs DIR]
+  npu-sim info MODEL
+  npu-sim chips
+  npu-sim reweight MODEL OUT.onnx [--seed N]
+
+MODEL is an .onnx path, the name of a light model that the onnx package ships
+(e.g. ``light_bvlc_alexnet``), or ``paraphrase-MiniLM-L3-v2`` (optional extra ``models``). Not to be confused with CANN's own "npusim"
+simulator: this project is unrelated.
+
+Exit codes: 0 success (and the reference check passed), 1 the run failed or the
+check failed, 2 bad arguments or an unsupported model, 130 interrupted.
+"""
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+
+from ..model_zoo import light_model_path, light_models
+from .commands import cmd_chips, cmd_info, cmd_reweight
+from .common import DEFAULT_MODEL, MINILM, CliError
+from .parser import build_parser
+from .run import cmd_run, rel_error
+
+__all__ = ["main", "CliError", "rel_error", "light_model_path", "light_models", "DEFAULT_MODEL", "MINILM",
+           "cmd_run", "cmd_info", "cmd_chips", "cmd_reweight"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``npu-sim`` console script. Returns the exit code."""
+    args = build_parser().parse_args(argv)
+    console = Console() if sys.stdout.isatty() else Console(width=150)
+    try:
+        if args.cmd == "chips":
+            return cmd_chips(console)
+        if args.cmd == "info":
+            return cmd_info(args, console)
+        if args.cmd == "reweight":
+            return cmd_reweight(args, console)
+        return cmd_run(args, console)
+    except CliError as e:
+        console.print(f"[red]error:[/] {e}", highlight=False)
+        return e.code
+    except KeyboardInterrupt:
+        console.print("[yellow]interrupted[/]")
+        return 130
+

@@ -1,0 +1,6 @@
+"""``python -m frontend.cli`` (same as ``npu-sim``)."""
+import sys
+
+from . import main
+
+sys.exit(main())

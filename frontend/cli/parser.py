@@ -1,0 +1,69 @@
+"""The ``npu-sim`` argument parser."""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from .common import DEFAULT_MODEL
+
+
+def _nonneg_int(text: str) -> int:
+    v = int(text)
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
+    return v
+
+
+def _pos_float(text: str) -> float:
+    v = float(text)
+    if not (v > 0 and np.isfinite(v)):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text}")
+    return v
+
+
+def _pos_int(text: str) -> int:
+    v = int(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from npu_sim import DEFAULT_CHIP, PRESETS
+    p = argparse.ArgumentParser(prog="npu-sim", description="Run ONNX models on a simulated Ascend-style NPU "
+                                "(aclnn two-phase operators, ACL runtime, Chrome/Perfetto traces).")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run a model and print a summary",
+                       description="Run an ONNX model: phase 1 (prepare) every op once, then execute on a stream, "
+                                   "check the outputs against the onnx reference evaluator, print a summary and "
+                                   "write a trace. With no MODEL, runs the light ResNet-50 that onnx ships.")
+    r.add_argument("model", nargs="?", help=f"ONNX file, or the name of an onnx light model "
+                                            f"(default: {DEFAULT_MODEL}; see `npu-sim info`)")
+    r.add_argument("--chip", default=DEFAULT_CHIP,
+                   help=f"chip preset ({', '.join(PRESETS)}) or a .json/.yaml config (default: {DEFAULT_CHIP})")
+    r.add_argument("--inputs", metavar="FILE.npz", help="arrays by input name (see `npu-sim info MODEL`); a name "
+                   "that is an initializer replaces that weight; other inputs get seeded random values")
+    r.add_argument("--seed", type=_nonneg_int, default=0, help="seed for random inputs (default 0)")
+    r.add_argument("--trace", metavar="FILE.json", default="npu_sim_trace.json",
+                   help="where to write the Chrome/Perfetto trace (default: npu_sim_trace.json; '' to skip)")
+    r.add_argument("--save-outputs", metavar="DIR", help="write each graph output as DIR/<name>.npy "
+                                                          "('/' and other unsafe characters become '_')")
+    r.add_argument("--no-check", action="store_true", help="skip the comparison with the onnx reference evaluator")
+    r.add_argument("--tol", type=_pos_float, default=1e-3, help="relative tolerance for the check (default 1e-3)")
+    r.add_argument("--top", type=_pos_int, default=10, help="operators to list (default 10)")
+    r.add_argument("--no-progress", action="store_true", help="no progress bars")
+    r.add_argument("--no-fuse", action="store_true",
+                   help="keep attention decomposed (MatMul/Softmax) instead of fusing it into FlashAttentionScore")
+    i = sub.add_parser("info", help="list a model's inputs, outputs and operators",
+                       description="Show what a model needs (input names, shapes, dtypes, for --inputs) and "
+                                   "whether every operator is supported. With no MODEL, lists the light models.")
+    i.add_argument("model", nargs="?")
+    sub.add_parser("chips", help="list chip presets with their key figures")
+    w = sub.add_parser("reweight", help="replace a model's constant weights with seeded random ones",
+                       description="Write a copy of MODEL whose ConstantOfShape-built weights and float "
+                                   "initializers are random (He-scaled), so its outputs are a strong check.")
+    w.add_argument("model", help="ONNX file or light model name")
+    w.add_argument("out", help="output .onnx path")
+    w.add_argument("--seed", type=_nonneg_int, default=0)
+    return p

@@ -1,0 +1,169 @@
+"""``npu-sim run``: feeds, one prepared run, the reference check and the summary."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from rich.console import Console
+
+from .common import CliError, load_graph, resolve_model, writable_dir, writable_file
+
+
+def _safe_name(name: str, used: set[str]) -> str:
+    base = "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "output"
+    cand, k = base, 1
+    while cand in used:
+        k += 1
+        cand = f"{base}_{k}"
+    used.add(cand)
+    return cand
+
+
+def _read_inputs(path: str) -> dict[str, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except Exception as e:  # noqa: BLE001 - numpy raises many kinds for a bad file
+        raise CliError(f"cannot read inputs {path!r}: {e}") from None
+
+
+def _as_input(name: str, arr: np.ndarray, dtype, shape) -> np.ndarray:
+    arr = np.asarray(arr)
+    if arr.dtype.kind in "OUSVc" or (arr.dtype.kind == "f" and np.dtype(dtype).kind in "iub"):
+        raise CliError(f"input {name!r}: cannot use {arr.dtype} data for a {np.dtype(dtype)} input", 1)
+    out = arr.astype(dtype, copy=False)
+    if tuple(out.shape) != tuple(shape):
+        raise CliError(f"input {name!r} has shape {list(out.shape)}, the model wants {list(shape)}", 1)
+    return out
+
+
+def rel_error(got: np.ndarray, ref: np.ndarray) -> float:
+    """max |got - ref| / max |ref| in float64; NaN where the two agree counts as equal,
+    NaN where they disagree makes the error infinite; 0 for empty outputs."""
+    got = np.asarray(got, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    if got.shape != ref.shape:
+        return float("inf")
+    if ref.size == 0:
+        return 0.0
+    nan_g, nan_r = np.isnan(got), np.isnan(ref)
+    if (nan_g != nan_r).any():
+        return float("inf")
+    ok = ~nan_r
+    if not ok.any():
+        return 0.0
+    g, r = got[ok], ref[ok]
+    same_inf = np.isinf(r) & (g == r)
+    with np.errstate(invalid="ignore"):
+        diff = np.where(same_inf, 0.0, np.abs(g - r))
+    finite = np.abs(r[np.isfinite(r)])
+    denom = finite.max() if finite.size and finite.max() > 0 else 1.0
+    return float(diff.max() / denom)
+
+
+def cmd_run(args, console: Console) -> int:
+    from acl_runtime import acl
+    from npu_sim import get_chip
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .. import profiling
+    from ..errors import DeviceError, UnsupportedModelError
+    from ..runner import ModelRunner
+
+    path = resolve_model(args.model)
+    try:
+        chip = get_chip(args.chip)
+    except KeyError as e:
+        raise CliError(str(e).strip('"')) from None
+    except Exception as e:  # noqa: BLE001 - pydantic / yaml / json errors of a chip file
+        raise CliError(f"invalid chip config {args.chip}: {e}") from None
+    trace_file = writable_file(args.trace) if args.trace else None
+    out_dir = writable_dir(args.save_outputs) if args.save_outputs else None
+    feeds_file = _read_inputs(args.inputs) if args.inputs else {}
+    t0 = time.perf_counter()
+    graph = load_graph(path, overrides=feeds_file, fuse=not args.no_fuse)
+    inits = {i.name for i in graph.model.graph.initializer}
+    unknown = set(feeds_file) - set(graph.inputs) - inits
+    if unknown:
+        raise CliError(f"--inputs names not in the model: {', '.join(sorted(unknown))}; it takes "
+                       f"{', '.join(graph.inputs) or 'no runtime inputs'} (see `npu-sim info`)")
+    rng = np.random.default_rng(args.seed)
+    feeds = {}
+    for name, (shape, dtype) in graph.inputs.items():
+        if name in feeds_file:
+            feeds[name] = _as_input(name, feeds_file[name], dtype, shape)
+        elif any(d < 0 for d in shape):
+            raise CliError(f"input {name!r} has a dynamic shape {list(shape)}: give it with --inputs")
+        elif np.dtype(dtype).kind == "f":
+            feeds[name] = rng.standard_normal(shape).astype(dtype)
+        else:
+            feeds[name] = rng.integers(0, 2, size=shape).astype(dtype)
+
+    if profiling.acl_initialized():
+        acl.finalize()
+    if acl.init(chip=chip) != 0 or acl.rt.set_device(0) != 0:
+        raise CliError(acl.get_recent_err_msg())
+    try:
+        runner = ModelRunner(graph)
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                      TimeElapsedColumn(), console=console, transient=True, disable=args.no_progress) as prog:
+            tp = prog.add_task("prepare (phase 1)", total=len(graph.nodes))
+            runner.prepare(lambda i, n: prog.update(tp, completed=i))
+            prepare_s = time.perf_counter() - t0
+            tr = prog.add_task("execute (simulate)", total=max(len(runner.calls), 1))
+            result = runner.run(feeds, lambda i, n: prog.update(tr, completed=i))
+        records = profiling.kernel_records()
+        peak = profiling.peak_memory_bytes()
+        trace_path = None
+        if trace_file is not None:
+            profiling.write_trace(trace_file, metadata={"model": str(path), "chip": chip.name})
+            trace_path = f"{trace_file}  (open in https://ui.perfetto.dev or chrome://tracing)"
+    except UnsupportedModelError as e:
+        raise CliError(str(e)) from None
+    except (DeviceError, ValueError) as e:
+        raise CliError(str(e), 1) from None
+    finally:
+        if profiling.acl_initialized():
+            acl.finalize()
+
+    check = None
+    ref_s = None
+    if not args.no_check:
+        from ..reference import reference_evaluator
+        t1 = time.perf_counter()
+        try:
+            model = _with_overrides(graph.model, feeds_file) if feeds_file else graph.model
+            ref = reference_evaluator(model).run(None, feeds)
+            ref_s = time.perf_counter() - t1
+            errs = [rel_error(result.outputs[name], r) for name, r in zip(graph.outputs, ref)]
+            uniform = all(np.asarray(r).size > 1 and np.ptp(np.asarray(r, np.float64)) == 0 for r in ref)
+            check = {"rel_err": max(errs, default=0.0), "tol": args.tol, "uniform": uniform}
+        except Exception as e:  # noqa: BLE001 - the reference itself may not support a model
+            console.print(f"[yellow]warning:[/] onnx reference evaluator failed, outputs not checked: {e}")
+
+    if out_dir is not None:
+        used: set[str] = set()
+        for name, arr in result.outputs.items():
+            np.save(out_dir / (_safe_name(name, used) + ".npy"), arr)
+        console.print(f"outputs written to {out_dir}/: {', '.join(sorted(u + '.npy' for u in used))}",
+                      highlight=False)
+    from ..summary import print_summary
+    print_summary(console, model=path.name, chip=chip, result=result, records=records, peak_bytes=peak,
+                  weight_bytes=runner.weight_bytes, trace_path=trace_path, check=check, prepare_s=prepare_s,
+                  ref_s=ref_s, top=args.top)
+    if check is not None and not check["rel_err"] <= check["tol"]:
+        return 1
+    return 0
+
+
+def _with_overrides(model, feeds_file):
+    """A copy of ``model`` whose initializers take the values given in ``--inputs``."""
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    for init in m.graph.initializer:
+        if init.name in feeds_file:
+            dtype = numpy_helper.to_array(init).dtype
+            init.CopyFrom(numpy_helper.from_array(np.asarray(feeds_file[init.name]).astype(dtype), init.name))
+    return m

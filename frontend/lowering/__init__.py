@@ -1,0 +1,41 @@
+"""Lower folded ONNX nodes onto opsnn operators (phase 1 happens here, once).
+
+Each handler takes the node and its input :class:`DTensor` s, allocates its outputs
+on the device, runs the op's ``aclnnXxxGetWorkspaceSize`` and returns the prepared
+calls. Handlers register themselves in :mod:`.registry` by op type; importing this
+package imports every handler module once:
+
+=================  ======================================================================
+module             ops
+=================  ======================================================================
+``cnn``            Conv, BatchNormalization, MaxPool, AveragePool, GlobalAveragePool, LRN
+``elementwise``    Relu, Sum, Add, Sub, Mul, Div, Erf, Sqrt, Gelu, Pow, Clip, Cast, Where,
+                   Equal
+``linear``         Gemm, MatMul, Softmax, LayerNormalization, ReduceSum, ReduceMean,
+                   FlashAttentionScore
+``layout``         Transpose, Concat, Gather, Slice
+``shape``          Reshape, Flatten, Identity, Dropout, Squeeze, Unsqueeze, Expand
+                   (and Shape, Size, ConstantOfShape: refused as dynamic)
+=================  ======================================================================
+
+Shared pieces: :mod:`.attrs` (attribute and axis access), :mod:`.tensors` (DTensor,
+LoweringContext, one aclnn phase 1, views, casts), :mod:`.dispatch`
+(:func:`lower_node`). :mod:`frontend.fusion` rewrites the attention subgraph into one
+FlashAttentionScore node before lowering. Every malformed attribute, missing input
+or out-of-range axis is an :class:`~frontend.errors.UnsupportedModelError` naming op
+and node, and :func:`lower_node` turns anything else a handler raises into one too.
+"""
+from __future__ import annotations
+
+from . import cnn, elementwise, layout, linear, shape  # noqa: F401  (each registers its handlers)
+from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
+from .cnn import lower_conv
+from .dispatch import lower_node
+from .elementwise import lower_sum
+from .registry import HANDLERS, OPSET_HANDLERS, register, supported_ops
+from .shape import lower_dynamic
+from .tensors import DTensor, LoweringContext, acl_dtype, alpha_one
+
+__all__ = ["DTensor", "LoweringContext", "HANDLERS", "OPSET_HANDLERS", "register", "supported_ops", "lower_node",
+           "acl_dtype", "alpha_one", "bad", "attr_int", "attr_float", "attr_ints", "axis_index", "lower_conv",
+           "lower_sum", "lower_dynamic"]

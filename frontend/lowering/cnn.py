@@ -1,0 +1,210 @@
+"""Lowering of the CNN ops: Conv, BatchNormalization, MaxPool, AveragePool,
+GlobalAveragePool and LRN.
+
+1-D Conv, MaxPool and AveragePool ([N, C, L] inputs) run as the 2-D aclnn op over
+the [N, C, 1, L] view of the same memory (kernel, strides and dilations get a
+leading 1, pads [b, e] become [0, b, 0, e]); 3-D ones are refused. Training-mode
+BatchNormalization is refused.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import opsnn
+
+from ..errors import UnsupportedModelError
+from ..graph import Node
+from .attrs import attr_float, attr_int, attr_ints, bad
+from .registry import register
+from .tensors import DTensor, prepare
+
+
+def _pool_out(size: int, k: int, s: int, p0: int, p1: int, d: int = 1, ceil: bool = False) -> int:
+    eff = d * (k - 1) + 1
+    num = size + p0 + p1 - eff
+    out = (-(-num // s) if ceil else num // s) + 1
+    if ceil and (out - 1) * s >= size + p0:
+        out -= 1
+    return out
+
+
+def _auto_pads(node: Node, in_hw, kernel, strides, dilations) -> list[int]:
+    """ONNX pads [x1_begin, x2_begin, ..., x1_end, x2_end, ...] from explicit pads or auto_pad."""
+    n = len(kernel)
+    ap = node.attrs.get("auto_pad", "NOTSET") or "NOTSET"
+    if ap not in ("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"):
+        raise bad(node, f"auto_pad {ap!r} is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER")
+    if ap == "VALID":
+        return [0] * (2 * n)
+    if ap == "NOTSET":
+        pads = attr_ints(node, "pads", [0] * (2 * n), 2 * n)
+        if min(pads, default=0) < 0:
+            raise bad(node, f"pads {pads} must be >= 0")
+        return pads
+    begin, end = [], []
+    for size, k, s, d in zip(in_hw, kernel, strides, dilations):
+        out = -(-size // s)
+        total = max(0, (out - 1) * s + d * (k - 1) + 1 - size)
+        small, big = total // 2, total - total // 2
+        begin.append(small if ap == "SAME_UPPER" else big)
+        end.append(big if ap == "SAME_UPPER" else small)
+    return begin + end
+
+
+def _spatial_rank(node: Node, x: DTensor) -> int:
+    """1 or 2 spatial dims (input [N, C, L] or [N, C, H, W]); else UnsupportedModelError."""
+    nsp = len(x.shape) - 2
+    if nsp in (1, 2):
+        return nsp
+    if nsp >= 3:
+        raise UnsupportedModelError(f"unsupported: {nsp}-D {node.op_type} (node {node.name!r}); only 1-D and 2-D "
+                                    "are supported")
+    raise bad(node, f"input shape {list(x.shape)} needs at least 3 dims [N, C, spatial...]")
+
+
+def _geometry(node: Node, x: DTensor, kernel: list[int], dilations: bool = True):
+    """(strides, dilations, pads) for ``kernel`` over x's spatial dims, validated."""
+    nsp = len(kernel)
+    st = attr_ints(node, "strides", [1] * nsp, nsp)
+    dl = attr_ints(node, "dilations", [1] * nsp, nsp) if dilations else [1] * nsp
+    if min(kernel) < 1 or min(st) < 1 or min(dl) < 1:
+        raise bad(node, f"kernel {kernel}, strides {st} and dilations {dl} must be >= 1")
+    return st, dl, _auto_pads(node, x.shape[2:], kernel, st, dl)
+
+
+def _lift(ctx, node: Node, t: DTensor, suffix: str) -> DTensor:
+    """A [N, C, L] tensor viewed as [N, C, 1, L] (1-D ops run as 2-D ops with H = 1)."""
+    return ctx.view(t, f"{node.outputs[0]}__{suffix}_4d", t.shape[:2] + (1,) + t.shape[2:])
+
+
+def _to_2d(kernel, st, dl, pads):
+    """1-D geometry as 2-D (H = 1): kernel/strides/dilations get a leading 1, pads
+    [begin, end] become [0, begin, 0, end]."""
+    return [1] + kernel, [1] + st, [1] + dl, [0, pads[0], 0, pads[1]]
+
+
+@register("Conv")
+def lower_conv(ctx, node: Node, ins: list[DTensor]):
+    """Conv over [N, C, H, W], or [N, C, L] as a 2-D Conv over the [N, C, 1, L] view."""
+    x, w = ins[0], ins[1]
+    b = ins[2] if len(ins) > 2 else None
+    nsp = _spatial_rank(node, x)
+    if len(w.shape) != nsp + 2:
+        raise bad(node, f"weight shape {list(w.shape)} does not match a {nsp}-D input {list(x.shape)}")
+    kernel = list(w.shape[2:])
+    ks = attr_ints(node, "kernel_shape", None, nsp)
+    if ks is not None and ks != kernel:
+        raise bad(node, f"kernel_shape {ks} does not match the weight's {kernel}")
+    g = attr_int(node, "group", 1)
+    st, dl, pads = _geometry(node, x, kernel)
+    out_sp = [_pool_out(x.shape[2 + i], kernel[i], st[i], pads[i], pads[i + nsp], dl[i]) for i in range(nsp)]
+    out = ctx.alloc(node.outputs[0], (x.shape[0], w.shape[0], *out_sp), x.dtype)
+    x4, w4, o4 = x, w, out
+    if nsp == 1:
+        x4, w4, o4 = _lift(ctx, node, x, "x"), _lift(ctx, node, w, "w"), _lift(ctx, node, out, "y")
+        kernel, st, dl, pads = _to_2d(kernel, st, dl, pads)
+    padding = [pads[0], pads[2], pads[1], pads[3]]  # opsnn: [top, bottom, left, right]
+    ia = opsnn.aclCreateIntArray
+    call = prepare(node, "aclnnConvolution", x4.tensor, w4.tensor, b.tensor if b else None, ia(st), ia(padding),
+                 ia(dl), False, ia([0, 0]), g, o4.tensor, 0)
+    return [out], [call]
+
+
+def _training_reason(node: Node, opset: int) -> str | None:
+    """Why a BatchNormalization node runs in training mode (operator text), or None."""
+    outs = [o for o in node.outputs if o]
+    if opset >= 14:
+        return "training_mode=1" if attr_int(node, "training_mode", 0) else None
+    if opset >= 7:
+        return f"{len(outs)} outputs (opsets 7-13: more than Y means training)" if len(outs) > 1 else None
+    return None if attr_int(node, "is_test", 0) else "is_test=0 (opset < 7)"
+
+
+@register("BatchNormalization", opset=True)
+def lower_batchnorm(ctx, node: Node, ins, opset: int = 15):
+    """BatchNormalization at inference (running statistics) -> aclnnBatchNorm.
+    Training mode (see :func:`_training_reason`) and statistics that are not
+    per-channel [C] (spatial=0) are refused."""
+    why = _training_reason(node, opset)
+    if why:
+        raise bad(node, f"training-mode BatchNormalization is not supported ({why})")
+    x, scale, bias, mean, var = ins[:5]
+    if len(x.shape) < 2:
+        raise bad(node, f"input shape {list(x.shape)} needs at least 2 dims [N, C, ...]")
+    c = x.shape[1]
+    for name, t in (("scale", scale), ("B", bias), ("mean", mean), ("var", var)):
+        if tuple(t.shape) != (c,):
+            raise bad(node, f"{name} has shape {list(t.shape)}; only per-channel statistics of shape [{c}] are "
+                            "supported")
+    out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
+    call = prepare(node, "aclnnBatchNorm", x.tensor, scale.tensor, bias.tensor, mean.tensor, var.tensor, False,
+                 attr_float(node, "momentum", 0.9), attr_float(node, "epsilon", 1e-5), out.tensor, None, None)
+    return [out], [call]
+
+
+def _pool_setup(ctx, node: Node, x: DTensor, dilations: bool):
+    """Shared MaxPool/AveragePool geometry: (x4, out, o4, kernel, strides, dilations,
+    pads, ceil) with 1-D pools lifted to 2-D over an H = 1 view."""
+    nsp = _spatial_rank(node, x)
+    kernel = attr_ints(node, "kernel_shape", length=nsp)
+    ceil = bool(attr_int(node, "ceil_mode", 0))
+    st, dl, pads = _geometry(node, x, kernel, dilations)
+    out_sp = [_pool_out(x.shape[2 + i], kernel[i], st[i], pads[i], pads[i + nsp], dl[i], ceil) for i in range(nsp)]
+    out = ctx.alloc(node.outputs[0], (x.shape[0], x.shape[1], *out_sp), x.dtype)
+    if nsp == 1:
+        kernel, st, dl, pads = _to_2d(kernel, st, dl, pads)
+        return _lift(ctx, node, x, "x"), out, _lift(ctx, node, out, "y"), kernel, st, dl, pads, ceil
+    return x, out, out, kernel, st, dl, pads, ceil
+
+
+@register("MaxPool")
+def lower_maxpool(ctx, node, ins):
+    """MaxPool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnMaxPool; the Indices
+    output is refused."""
+    if len(node.outputs) > 1 and node.outputs[1]:
+        raise bad(node, "the Indices output is not supported")
+    x4, out, o4, k, st, dl, pads, ceil = _pool_setup(ctx, node, ins[0], True)
+    ia = opsnn.aclCreateIntArray
+    call = prepare(node, "aclnnMaxPool", x4.tensor, ia(k), ia(st), 0, ia(pads), ia(dl), int(ceil), o4.tensor)
+    return [out], [call]
+
+
+@register("AveragePool")
+def lower_avgpool(ctx, node, ins):
+    """AveragePool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnAvgPool2d;
+    dilations other than 1 are refused."""
+    dl = node.attrs.get("dilations")
+    if dl is not None and any(d != 1 for d in attr_ints(node, "dilations")):
+        raise bad(node, f"dilations {dl} are not supported (aclnnAvgPool2d has none)")
+    x4, out, o4, k, st, _, pads, ceil = _pool_setup(ctx, node, ins[0], False)
+    ia = opsnn.aclCreateIntArray
+    call = prepare(node, "aclnnAvgPool2d", x4.tensor, ia(k), ia(st), ia(pads), ceil,
+                 bool(attr_int(node, "count_include_pad", 0)), 0, 0, o4.tensor)
+    return [out], [call]
+
+
+@register("GlobalAveragePool")
+def lower_global_avgpool(ctx, node, ins):
+    """GlobalAveragePool over any number of spatial dims: [N, C, *S] viewed as
+    [N, C, 1, prod(S)] -> aclnnAdaptiveAvgPool2d to [N, C, 1, 1]; output [N, C, 1, ...]."""
+    x = ins[0]
+    if len(x.shape) < 3:
+        raise bad(node, f"input shape {list(x.shape)} needs at least 3 dims [N, C, spatial...]")
+    n, c = x.shape[:2]
+    out = ctx.alloc(node.outputs[0], (n, c) + (1,) * (len(x.shape) - 2), x.dtype)
+    x4, o4 = x, out
+    if len(x.shape) != 4:
+        x4 = ctx.view(x, f"{node.outputs[0]}__x_4d", (n, c, 1, int(np.prod(x.shape[2:], dtype=np.int64))))
+        o4 = ctx.view(out, f"{node.outputs[0]}__y_4d", (n, c, 1, 1))
+    return [out], [prepare(node, "aclnnAdaptiveAvgPool2d", x4.tensor, opsnn.aclCreateIntArray([1, 1]), o4.tensor)]
+
+
+@register("LRN")
+def lower_lrn(ctx, node, ins):
+    x = ins[0]
+    size = attr_int(node, "size")
+    if size < 1:
+        raise bad(node, f"size {size} must be >= 1")
+    out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
+    return [out], [prepare(node, "aclnnLrn", x.tensor, size, attr_float(node, "alpha", 1e-4),
+                         attr_float(node, "beta", 0.75), attr_float(node, "bias", 1.0), out.tensor)]

@@ -1,0 +1,61 @@
+"""``python -m frontend.workloads {encoder,decoder}``: simulate one layer and print a
+per-op table; :func:`simulate` does the same from Python."""
+from __future__ import annotations
+
+import argparse
+
+from .builders import decoder_step, encoder_layer
+from .config import PRESETS, TransformerConfig
+from .layer import WorkloadResult
+
+
+def simulate(kind: str = "encoder", preset: str | TransformerConfig = "bert-base", *, chip: str = "ascend910b2",
+             timing_only: bool = True, **sizes) -> WorkloadResult:
+    """Open a Session on ``chip``, build ``kind`` ("encoder" or "decoder") with
+    ``sizes`` (batch, seq, lengths / batch, cache_len, max_cache), run it once, close."""
+    from acl_runtime.api import Session
+    cfg = PRESETS[preset] if isinstance(preset, str) else preset
+    build = {"encoder": encoder_layer, "decoder": decoder_step}[kind]
+    with Session(chip, timing_only=timing_only) as s:
+        return build(s, cfg, **sizes).run()
+
+
+def print_result(res: WorkloadResult, console=None) -> None:
+    """A rich table: per-op device time, share and TFLOP/s, then the latency."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+    console = console or Console()
+    total = sum(o.device_ns for o in res.ops) or 1.0
+    t = Table(title=f"{escape(res.name)} on {res.chip}: {res.latency_ns / 1e3:,.1f} us simulated", title_justify="left")
+    for c in ("op", "aclnn", "kernels", "device us", "share", "TFLOP/s"):
+        t.add_column(c, justify="left" if c in ("op", "aclnn") else "right")
+    for o in res.ops:
+        tf = o.flops / o.device_ns / 1e3 if o.flops and o.device_ns else 0.0
+        t.add_row(o.label, o.aclnn, str(o.kernels), f"{o.device_ns / 1e3:,.2f}", f"{o.device_ns / total:.1%}",
+                  f"{tf:.1f}" if tf else "-")
+    console.print(t)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m frontend.workloads {encoder,decoder} [--preset P] [--chip C] ...``."""
+    p = argparse.ArgumentParser(prog="python -m frontend.workloads",
+                                description="Simulate one transformer encoder layer or decoder step (no ONNX).")
+    p.add_argument("kind", choices=("encoder", "decoder"))
+    p.add_argument("--preset", choices=sorted(PRESETS), help="default: bert-base (encoder), llama-7b (decoder)")
+    p.add_argument("--chip", default="ascend910b2")
+    p.add_argument("--batch", type=int, default=1)
+    p.add_argument("--seq", type=int, default=128, help="encoder sequence length")
+    p.add_argument("--cache-len", type=int, default=1024, help="decoder: tokens already in the KV cache")
+    p.add_argument("--dtype", choices=("float16", "bfloat16", "float32"))
+    p.add_argument("--data", action="store_true", help="compute numbers too (default: timing only)")
+    args = p.parse_args(argv)
+    cfg = PRESETS[args.preset or ("bert-base" if args.kind == "encoder" else "llama-7b")]
+    if args.dtype:
+        cfg = cfg.with_(dtype=args.dtype)
+    sizes = dict(batch=args.batch, seq=args.seq) if args.kind == "encoder" else \
+        dict(batch=args.batch, cache_len=args.cache_len)
+    res = simulate(args.kind, cfg, chip=args.chip, timing_only=not args.data, **sizes)
+    print_result(res)
+    return 0
+
