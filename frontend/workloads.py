@@ -177,8 +177,8 @@ class LayerWorkload:
     def op(self, label: str, aclnn: str, *args) -> None:
         """Phase 1 of ``aclnn`` now (``args`` in CANN order; DeviceArrays are passed as
         their tensors); the executor is made repeatable for :meth:`run`. Raises
-        ``acl_runtime.api.OpError`` if phase 1 fails."""
-        from acl_runtime.api import OpError
+        ``opsnn.OpError`` if phase 1 fails."""
+        from opsnn import OpError
         args = tuple(self.t(a) for a in args)
         ws, ex, ret = getattr(opsnn, aclnn + "GetWorkspaceSize")(*args)
         if ret != 0:
@@ -201,7 +201,8 @@ class LayerWorkload:
     def run(self) -> WorkloadResult:
         """Phase 2 of every op on a new stream between two events; synchronise; return
         latency, per-op breakdown and (backed sessions) the outputs."""
-        from acl_runtime.api import Event, OpError
+        from acl_runtime.api import Event
+        from opsnn import OpError
         from acl_runtime.runtime import runtime
         s = self.session
         ws_size = max((o.workspace_size for o in self.ops), default=0)
