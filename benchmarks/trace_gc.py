@@ -22,7 +22,7 @@ so the trace grows as in a long run. A ``gc.callbacks`` hook adds up the time sp
 in garbage collection during the phase-2 loop. Two configurations:
 
 * ``trace on``: the default (every span kept);
-* ``trace off``: ``recorder.enabled = False`` (no spans kept): the floor.
+* ``trace off``: ``acl_runtime.profiler.set_enabled(False)`` (no host or device spans kept): the floor.
 
 Printed: per batch, phase-2 us/call, GC ms inside the phase-2 loop, sync ms, GC ms
 inside the sync, full (generation 2) collections, and the objects the collector
@@ -67,7 +67,7 @@ def run(batches: int, calls: int, trace: bool) -> list[dict]:
         acl.finalize()
     gc.collect()
     assert acl.init(chip=CHIP) == 0 and acl.rt.set_device(0) == 0
-    runtime().device.recorder.enabled = trace
+    runtime().profiler.set_enabled(trace)   # host and device tracks
     x = np.ones((1, 768), np.float16)
     a, b, out = _tensor(x), _tensor(x), _tensor(np.zeros_like(x))
     alpha = opsnn.aclCreateScalar(1.0, opsnn.aclDataType.ACL_FLOAT16)
@@ -102,7 +102,7 @@ def run(batches: int, calls: int, trace: bool) -> list[dict]:
             gc_sync, full_sync = take()
             rows.append(dict(p2_us=(t1 - t0) / calls * 1e6, gc_p2_ms=gc_p2, sync_ms=(t2 - t1) * 1e3,
                              gc_sync_ms=gc_sync, full=full_p2 + full_sync, tracked=len(gc.get_objects()),
-                             spans=_span_count(runtime().device.recorder)))
+                             spans=_span_count(runtime().device.recorder) + _span_count(runtime().profiler.host)))
     finally:
         gc.callbacks.remove(hook)
     acl.finalize()

@@ -107,7 +107,7 @@ def open_device() -> Dev:
 def settle() -> None:
     """Untimed, between batches: run queued work, drop its trace, collect garbage."""
     Dev._ok(acl.rt.synchronize_device(), "aclrtSynchronizeDevice")
-    runtime().device.recorder.clear()
+    runtime().profiler.clear()   # host and device tracks
     gc.collect()
 
 
@@ -370,8 +370,7 @@ def measure_layer(layer: BertLayer, mode: str, trace_dir: Path | None) -> dict:
     Dev._ok(acl.rt.synchronize_stream(0), "aclrtSynchronizeStream")
     ms, ret = acl.rt.event_elapsed_time(start, end)
     Dev._ok(ret, "aclrtEventElapsedTime")
-    dev = rt.device
-    (cp,) = traces.critical_path(dev)
+    (cp,) = traces.critical_path(rt.trace_data())   # host + device tracks
     kernels = sum(1 for t in cp["tasks"] if t["task_type"] in ("AI_CORE", "AI_VECTOR_CORE"))
     got = layer.dev.get(layer.pout, (layer.s, layer.H)).astype(np.float64)
     ref = layer.reference()
@@ -379,7 +378,7 @@ def measure_layer(layer: BertLayer, mode: str, trace_dir: Path | None) -> dict:
     if trace_dir is not None:
         trace_dir.mkdir(parents=True, exist_ok=True)
         path = trace_dir / f"bert_layer_{mode.replace(' ', '_')}.json"
-        traces.write_chrome_trace(dev, str(path))
+        rt.write_trace(str(path))
     if prepared:
         for ex, _, _ in prepared:
             opsnn.aclDestroyAclOpExecutor(ex)

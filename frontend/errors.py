@@ -4,7 +4,7 @@
   (an op, attribute, dtype or dynamic shape); the message names the op and node.
 * :class:`PrepareError` -- an aclnn phase 1 (``aclnnXxxGetWorkspaceSize``) returned a
   status other than ACLNN_SUCCESS; callers turn it into their own error (the lowering
-  into UnsupportedModelError, the workloads into ``acl_runtime.api.OpError``).
+  into UnsupportedModelError, the workloads into ``opsnn.OpError``).
 * :class:`DeviceError` -- an ACL runtime call (``acl.rt.*``) or an aclnn phase 2 call
   returned a failure status while a program ran.
 

@@ -84,7 +84,8 @@ class Device:
         device_id: trace label.
         backed: False for timing-only runs (device memory holds no bytes and
             kernel bodies are skipped).
-        recorder: where spans go; a new enabled one by default.
+        recorder: where the device's spans go (its stream, core and pipe tracks;
+            the host track is the runtime's); a new enabled one by default.
     """
 
     def __init__(self, chip: ChipConfig, device_id: int = 0, backed: bool = True,
@@ -354,3 +355,21 @@ class Device:
     def blocked_streams(self) -> list[Stream]:
         """Streams whose newest task has not finished (after a run, these are stuck)."""
         return [s for s in self.streams.values() if s.last is not None and not s.last.processed]
+
+    # ---- trace data ---------------------------------------------------------------
+    def trace_metadata(self) -> dict[str, Any]:
+        """Chip facts a trace of this device needs (plain JSON types): ``{"chip": name,
+        "devices": {track_pid: {"chip", "architecture", "aic_count", "aiv_count",
+        "clock_hz"}}}``; the analysis in ``traces`` uses the core counts for utilisation."""
+        chip = self.chip
+        arch = chip.architecture
+        info = {"chip": chip.name, "architecture": getattr(arch, "value", arch),
+                "aic_count": len(self.cores[CoreType.AIC]), "aiv_count": len(self.cores[CoreType.AIV]),
+                "clock_hz": float(chip.clock_hz)}
+        return {"chip": chip.name, "devices": {self.track_pid: info}}
+
+    def trace_records(self) -> tuple[list, list, dict[str, Any]]:
+        """``(spans, counters, metadata)`` of the device tracks recorded so far, as plain
+        data for ``traces`` (``traces.to_chrome_trace(device)`` calls this)."""
+        rec = self.recorder
+        return rec.spans, rec.counters, self.trace_metadata()

@@ -96,7 +96,8 @@ class TraceRecorder:
       container object per span, so recording adds nothing for the collector to
       scan (the args dict is usually shared, e.g. by every launch of one executor);
     * the tile pipeline appends pipe spans as 6-tuples ``(track, name, start, dur,
-      tile, bytes)`` (:meth:`pipe_span`, inlined in ``npu_sim.hardware.pipeline``);
+      tile, bytes)`` through the append function :meth:`pipe_sink` returns (the
+      inlined form of :meth:`pipe_span`, used by ``npu_sim.hardware.pipeline``);
     * :meth:`pack` -- whenever the runtime synchronizes (and every
       :data:`PACK_EVERY` entries) -- moves what was recorded since into a chunk:
       a tuple of tuples of atomic values (str, float, int, bytes, None; args
@@ -110,14 +111,14 @@ class TraceRecorder:
     are kept as they are.
     """
 
-    __slots__ = ("enabled", "_items", "_raw", "counters", "_chunks", "_pack_from")
+    __slots__ = ("enabled", "_items", "counters", "_chunks", "_pack_from", "_packed")
 
     def __init__(self, enabled: bool = True, spans: list[Span] | None = None,
                  counters: list[Counter] | None = None):
         self.enabled = enabled
         self._items: list = list(spans) if spans else []   # _items[:_pack_from] are Span objects
-        self._raw = 0          # hint: pipe 6-tuples appended since the last read
         self._chunks: list[tuple] = []   # packed entries, recorded after _items[:_pack_from]
+        self._packed = 0                 # entries in _chunks
         self._pack_from = len(self._items)
         self.counters: list[Counter] = list(counters) if counters else []
 
@@ -133,7 +134,7 @@ class TraceRecorder:
             tail += [_thaw(e, thawed) for e in _entries(items, pf)]
             items[pf:] = tail          # in place: the pipeline appends through a cached list.append
             self._chunks.clear()
-            self._raw = 0
+            self._packed = 0
             self._pack_from = len(items)
         return items
 
@@ -172,28 +173,38 @@ class TraceRecorder:
         chunk = tuple(out)
         del items[pf:]                 # in place (see spans)
         self._chunks.append(chunk)
+        self._packed += len(chunk)
 
     def pipe_span(self, track: tuple[str, str], name: str, start_ns: float, dur_ns: float, tile: int,
                   nbytes: int) -> None:
         """A "pipe" span of tile ``tile`` with args ``{"tile", "bytes"}`` (bytes only if
         nonzero). Callers check ``enabled`` first."""
         self._items.append((track, name, start_ns, dur_ns, tile, nbytes))
-        self._raw += 1
+
+    def pipe_sink(self):
+        """The append function behind :meth:`pipe_span`, for a hot loop to cache: call
+        it with one 6-tuple ``(track, name, start_ns, dur_ns, tile, nbytes)`` per pipe
+        span. It stays valid across :meth:`pack` and reads of :attr:`spans` (both
+        work on the list in place) until :meth:`clear`. Callers check ``enabled``
+        first."""
+        return self._items.append
 
     def counter(self, track: str, name: str, ts_ns: float, value: float) -> None:
         if self.enabled:
             self.counters.append(Counter(track, name, ts_ns, value))
 
     def clear(self) -> None:
+        """Forget every span and counter (a cached :meth:`pipe_sink` stays valid)."""
         self._items.clear()
         self._chunks.clear()
-        self._raw = self._pack_from = 0
+        self._packed = self._pack_from = 0
         self.counters.clear()
 
     def __len__(self) -> int:
-        """Spans recorded so far."""
+        """Spans recorded so far: constant time right after :meth:`pack` or a read of
+        :attr:`spans`, else linear in the entries recorded since."""
         pf = self._pack_from
-        return pf + sum(1 for _ in _entries(self._items, pf)) + sum(len(c) for c in self._chunks)
+        return pf + self._packed + sum(1 for _ in _entries(self._items, pf))
 
     def __repr__(self) -> str:
         return f"TraceRecorder(enabled={self.enabled}, spans={len(self)}, counters={len(self.counters)})"

@@ -39,7 +39,9 @@ from typing import Any, Callable
 import numpy as np
 
 from acl_runtime import constants as C
-from acl_runtime.api import DeviceArray, InvalidParamError, NotInitializedError, active_session, run_op
+from acl_runtime.api import DeviceArray, InvalidParamError, NotInitializedError, active_session
+
+from .pythonic import run_op
 
 from .base.dtypes import aclDataType, from_numpy_dtype, to_numpy_dtype
 from .base.op_def import _NO_DEFAULT, ATTRIBUTE, INPUT, INT_ARRAY, OUTPUT, SCALAR, TENSOR, TENSOR_LIST, OpDef

@@ -15,9 +15,13 @@ Layout (``../shared/DESIGN.md`` section 8)::
 * a flow per ``flow_id``: "s" at the start of the host launch span, "f" with
   ``"bp": "e"`` at the start of the device task it created.
 
-``otherData`` holds the caller's metadata plus, when given a Device, the chip and
-core counts of each device (``{"devices": {"device 0": {"chip": ..., "aic_count":
-..., "aiv_count": ...}}}``), which the analysis uses for utilisation.
+``otherData`` holds the source's metadata (a producer such as the runtime's
+profiler or ``npu_sim.Device.trace_records`` adds the chip and core counts of each
+device, ``{"devices": {"device 0": {"chip": ..., "aic_count": ..., "aiv_count":
+...}}}``, which the analysis uses for utilisation) plus the caller's.
+
+Sources are plain data (:func:`unpack_source`); this package imports nothing of
+the simulator, the runtime or the operators.
 
 A track belongs to one sequential actor, so spans on one tid never overlap;
 :func:`check_no_overlap` verifies that, and the writers run it by default.
@@ -34,8 +38,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from npu_sim.trace import Counter, Span, TraceRecorder
-
+from .records import Counter, is_span_record
 from .tracks import assign_ids, is_device
 
 NS_PER_US = 1000.0
@@ -86,31 +89,40 @@ def _us(ns: float, what: str) -> float:
     return v / NS_PER_US
 
 
-def device_metadata(device: Any) -> dict[str, Any]:
-    """Chip facts the analysis needs, for one ``npu_sim.Device``."""
-    from npu_sim.program import CoreType
-    chip = device.chip
-    return {"chip": chip.name, "architecture": json_safe(chip.architecture),
-            "aic_count": len(device.cores[CoreType.AIC]), "aiv_count": len(device.cores[CoreType.AIV]),
-            "clock_hz": float(chip.clock_hz)}
-
-
 def unpack_source(source: Any, counters: Iterable[Counter] | None = None, metadata: dict | None = None):
-    """(spans, counters, metadata) from a recorder, a Device or an iterable of spans."""
+    """(spans, counters, metadata) of a trace source, as plain lists and a dict.
+
+    ``source`` is one of:
+
+    * an object with a ``trace_records()`` method returning ``(spans, counters,
+      metadata)`` -- the runtime's profiler (host and device tracks) or an
+      ``npu_sim.Device`` (its device tracks and chip facts);
+    * an object with ``spans`` and ``counters`` attributes (a recorder, a
+      :class:`traces.load.TraceData`), and optionally a ``metadata`` dict;
+    * an iterable of span records (:mod:`traces.records`).
+
+    ``counters`` replaces the source's counters; ``metadata`` is merged over its
+    metadata. Raises TypeError naming the first item that is not a span record.
+    """
     meta: dict[str, Any] = {}
-    if hasattr(source, "recorder") and hasattr(source, "chip"):  # an npu_sim.Device
-        meta["chip"] = source.chip.name
-        meta["devices"] = {source.track_pid: device_metadata(source)}
-        source = source.recorder
-    if isinstance(source, TraceRecorder):
+    own_counters: Iterable[Counter] = ()
+    if hasattr(source, "trace_records"):
+        spans, own_counters, own_meta = source.trace_records()
+        meta.update(own_meta or {})
+        spans = list(spans)
+    elif hasattr(source, "spans") and hasattr(source, "counters"):
         spans = list(source.spans)
-        if counters is None:
-            counters = source.counters
+        own_counters = source.counters
+        own_meta = getattr(source, "metadata", None)
+        if isinstance(own_meta, dict):
+            meta.update(own_meta)
     else:
         spans = list(source)
+    if counters is None:
+        counters = own_counters
     for i, s in enumerate(spans):
-        if not isinstance(s, Span):
-            raise TypeError(f"span {i} is a {type(s).__name__}, not an npu_sim.trace.Span")
+        if not is_span_record(s):
+            raise TypeError(f"span {i} is a {type(s).__name__}, not a span record (traces.records.Span)")
     if metadata:
         meta.update(metadata)
     return spans, list(counters or ()), meta
@@ -130,9 +142,9 @@ def to_chrome_trace(source: Any, counters: Iterable[Counter] | None = None,
     """Build the Chrome trace dict.
 
     Args:
-        source: an ``npu_sim.TraceRecorder``, an ``npu_sim.Device`` (adds chip
-            metadata), or an iterable of ``npu_sim.trace.Span``.
-        counters: counter samples; default: the recorder's.
+        source: plain trace data (:func:`unpack_source`): a ``trace_records()``
+            producer, a recorder-like object or an iterable of span records.
+        counters: counter samples; default: the source's.
         metadata: extra JSON-able facts for ``otherData`` (e.g. model, chip name).
         validate: run :func:`check_no_overlap` (raises ValueError naming the track).
     """
@@ -184,11 +196,11 @@ def to_chrome_trace(source: Any, counters: Iterable[Counter] | None = None,
     return trace
 
 
-def write_chrome_trace(recorder: Any, path: str | Path, metadata: dict[str, Any] | None = None,
+def write_chrome_trace(source: Any, path: str | Path, metadata: dict[str, Any] | None = None,
                        validate: bool = True) -> Path:
-    """Write ``to_chrome_trace(recorder, metadata=metadata)`` to ``path`` (gzip when
+    """Write ``to_chrome_trace(source, metadata=metadata)`` to ``path`` (gzip when
     it ends in ``.gz``; Perfetto opens both). Returns the path."""
-    trace = to_chrome_trace(recorder, metadata=metadata, validate=validate)
+    trace = to_chrome_trace(source, metadata=metadata, validate=validate)
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "wt", encoding="utf-8") as f:

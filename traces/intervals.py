@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from npu_sim.trace import Span
-
+from .records import Span
 from .tracks import KERNEL_TASK_TYPES, SYNC_TASK_TYPES, is_device, parse_stream
 
 Interval = tuple[float, float]

@@ -1,10 +1,12 @@
 """Reading traces back: a file or a Chrome trace dict becomes spans and counters in ns.
 
 Every analysis function accepts anything :func:`as_trace_data` does: a path to a
-``.json``/``.json.gz`` trace, a loaded trace dict, an ``npu_sim.TraceRecorder``, an
-``npu_sim.Device`` or a list of ``npu_sim.trace.Span``. Loaded spans are the same
-``Span`` records the simulator makes (times back in ns; ``ts * 1000``), with
-``flow_id``/``flow_out`` restored from the flow events.
+``.json``/``.json.gz`` trace, a loaded trace dict, or plain trace data
+(:func:`traces.chrome_trace.unpack_source`: a ``trace_records()`` producer such as
+the runtime's profiler or an ``npu_sim.Device``, a recorder, a list of span
+records). Loaded spans are :class:`traces.records.Span` records with the
+simulator's fields (times back in ns; ``ts * 1000``), with ``flow_id``/``flow_out``
+restored from the flow events.
 """
 from __future__ import annotations
 
@@ -15,9 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from npu_sim.trace import Counter, Span
-
 from .chrome_trace import NS_PER_US, unpack_source
+from .records import Counter, Span
 from .tracks import is_device
 from .validate import TraceFormatError, _check_event, trace_events
 

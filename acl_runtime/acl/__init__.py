@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .. import constants
 from ..constants import *  # noqa: F401,F403  (ACL_SUCCESS, ACL_MEMCPY_HOST_TO_DEVICE, ...)
+from ..errors import get_recent_err_msg as _recent
 from ..runtime import runtime
 from . import rt, util
 from ._wrap import status_only
@@ -33,8 +34,9 @@ def finalize():
 
 
 def get_recent_err_msg() -> str:
-    """aclGetRecentErrMsg: message of the most recent failure ("" if none)."""
-    return runtime().last_error
+    """aclGetRecentErrMsg: message of the most recent failure of an ACL call or an aclnn
+    operator ("" if none). One store serves both, as in CANN (acl_runtime.errors)."""
+    return _recent()
 
 
 __all__ = ["init", "finalize", "get_recent_err_msg", "rt", "util", "constants"]

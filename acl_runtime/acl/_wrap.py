@@ -8,20 +8,20 @@ Nothing escapes a wrapped call (the binding layer never raises for a bad argumen
 * anything else -> ACL_ERROR_INTERNAL_ERROR (500000; CANN maps unrecognised errors
   there, "aclError" reference), the message naming the exception type.
 
-The message goes to ``acl.get_recent_err_msg()``.
+The message goes to the recent-error store (``acl.get_recent_err_msg()``).
 """
 from __future__ import annotations
 
 import functools
 
 from .. import constants as C
-from ..runtime import AclError, runtime
+from ..errors import AclError, set_recent_err_msg
 
 
 def error_status(fn_name: str, e: BaseException) -> int:
     """Record the message for ``e`` raised inside ``fn_name`` and return its status."""
     if isinstance(e, AclError):
-        runtime().last_error = str(e)
+        set_recent_err_msg(str(e))
         return e.code
     if isinstance(e, (TypeError, ValueError)):
         code, what = C.ACL_ERROR_INVALID_PARAM, ""
@@ -29,7 +29,7 @@ def error_status(fn_name: str, e: BaseException) -> int:
         code, what = C.ACL_ERROR_BAD_ALLOC, "MemoryError: "
     else:
         code, what = C.ACL_ERROR_INTERNAL_ERROR, f"unexpected {type(e).__name__}: "
-    runtime().last_error = f"[{code} {C.ERROR_NAMES.get(code, '')}] {fn_name}: {what}{e}"
+    set_recent_err_msg(f"[{code} {C.ERROR_NAMES.get(code, '')}] {fn_name}: {what}{e}")
     return code
 
 

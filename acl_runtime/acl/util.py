@@ -7,7 +7,9 @@ import math
 import numpy as np
 
 from .. import constants as C
-from ..runtime import AclError, as_int, runtime
+from ..acl_base import to_numpy_dtype
+from ..errors import AclError, as_int
+from ..runtime import runtime
 from ._wrap import error_status
 
 
@@ -31,7 +33,6 @@ def _shape(shape) -> tuple[int, ...]:
 
 
 def _dtype(dtype) -> np.dtype:
-    from opsnn.base.dtypes import to_numpy_dtype  # acl codes live with the tensor types
     if dtype is None:
         raise AclError(C.ACL_ERROR_INVALID_PARAM, "ptr_to_numpy dtype is required (a numpy dtype or an "
                                                   "aclDataType code); None would mean float64")

@@ -105,8 +105,8 @@ class LayerWorkload:
     def op(self, label: str, aclnn: str, *args) -> None:
         """Phase 1 of ``aclnn`` now (``args`` in CANN order; DeviceArrays are passed as
         their tensors); the executor is made repeatable for :meth:`run`. Raises
-        ``acl_runtime.api.OpError`` if phase 1 fails."""
-        from acl_runtime.api import OpError
+        ``opsnn.OpError`` if phase 1 fails."""
+        from opsnn import OpError
         args = tuple(self.t(a) for a in args)
         try:
             self.program.add(prepare_call(label, "", aclnn, *args))

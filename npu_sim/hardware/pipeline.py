@@ -130,8 +130,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     recording = rec.enabled
     if recording:
         tracks = dev.pipe_tracks(core, pipes)
-        items_append = rec._items.append
-        recorded = 0
+        items_append = rec.pipe_sink()
     bn = max(1, spec.buffer_num)
     end = [[0.0] * n for _ in range(S)]
     nxt = [0] * S
@@ -215,7 +214,6 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
             scalar_busy += scalar
             if recording:  # TraceRecorder.pipe_span, inlined
                 items_append((tracks[s], label, best_t, dur, i, nbytes))
-                recorded += 1
         if e > block_end:
             block_end = e
         nxt[s] = i + 1
@@ -224,8 +222,6 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
             gidx[s] += 1
             gleft[s] = groups[s][gidx[s]][0]
         remaining -= 1
-    if recording:
-        rec._raw += recorded
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
     busy = stats.busy

@@ -12,7 +12,8 @@ CANN's ``(workspace_size, executor, status)``:
 
 ``execute(...)`` is phase 2 for every op. Its fast path (a live executor of this op,
 enough workspace, every slot bound) checks a few attributes, reads the slot
-addresses and hands the kernels to the runtime's launch queue: no validation of
+addresses and hands the kernels to the runtime's launch queue
+(:mod:`acl_runtime.launch`, the only part of the runtime opsnn uses): no validation of
 shapes or dtypes, no tiling, no kernel check, no executor allocation. Anything
 unusual falls to :func:`_execute_checked`, which finds the exact status and message.
 """
@@ -21,20 +22,19 @@ from __future__ import annotations
 from numbers import Integral
 from typing import Callable
 
+from acl_runtime import launch
 from acl_runtime.host_clock import HOST_COST_NS, prepare_cost_ns
-from acl_runtime.runtime import AclError, runtime
+from acl_runtime.launch import AclError, charge_prepare, check_kernel, device_chip, launch_prepared
 
 from .cache import CACHE, CacheVerifyError, plan_signature
 from .executor import PREPARED, REPEATABLE, RELEASED, ExecutorPlan, _release, aclOpExecutor
 from .status import (ACLNN_ERR_INNER, ACLNN_ERR_INNER_CREATE_EXECUTOR, ACLNN_ERR_INNER_TILING_ERROR,
                      ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULLPTR, ACLNN_ERR_RUNTIME_ERROR, ACLNN_SUCCESS,
-                     LAST_ERROR, AclnnError)
-
-_RT = runtime()  # the process-wide runtime object (finalize re-initialises it in place)
+                     AclnnError, set_recent_err_msg)
 
 
 def _fail(code: int, msg: str) -> int:
-    LAST_ERROR.message = msg if msg.startswith("[") else f"[{code}] {msg}"
+    set_recent_err_msg(msg if msg.startswith("[") else f"[{code}] {msg}")
     return code
 
 
@@ -50,26 +50,24 @@ def prepare(op_name: str, build: Callable[..., aclOpExecutor], *args, **kwargs):
     cannot hold, 561101 if the builder returned no executor, 561000 for any other
     internal error.
     """
-    rt = _RT
-    dev = rt.device
-    if dev is None:
+    chip = device_chip()
+    if chip is None:
         try:
-            rt.need_device()
+            chip = launch.current_chip()
         except AclError as e:
             return 0, None, _fail(ACLNN_ERR_RUNTIME_ERROR, f"aclnn{op_name}GetWorkspaceSize: {e.message}")
-    chip = dev.chip
     cache = CACHE
     key = tensors = None
     if cache.enabled:
-        key, tensors = cache.key(op_name, build, args, kwargs, chip, rt.deterministic)
+        key, tensors = cache.key(op_name, build, args, kwargs, chip, launch.deterministic())
         if key is not None:
             plan = cache.get(key)
             if plan is not None:
                 if cache.verify:
                     _verify(plan, op_name, build, chip, args, kwargs)
                 ex = aclOpExecutor.bind(plan, [tensors[i] for i in plan.slot_pos])
-                rt.charge_prepare(plan.launch_name + "GetWorkspaceSize", HOST_COST_NS["aclnn_cache_hit"],
-                                  {"cache": "hit", "workspace": plan.workspace_size})
+                charge_prepare(plan.launch_name + "GetWorkspaceSize", HOST_COST_NS["aclnn_cache_hit"],
+                               {"cache": "hit", "workspace": plan.workspace_size})
                 return plan.workspace_size, ex, ACLNN_SUCCESS
     name = f"aclnn{op_name}GetWorkspaceSize"
     try:
@@ -86,7 +84,7 @@ def prepare(op_name: str, build: Callable[..., aclOpExecutor], *args, **kwargs):
     plan = ex.plan
     try:
         for k in plan.kernels:
-            rt.check_kernel(k.spec)
+            check_kernel(k.spec)
     except AclError as e:
         return 0, None, _fail(ACLNN_ERR_INNER_TILING_ERROR, f"{name}: tiling does not fit the chip: {e.message}")
     _finish_plan(plan, chip)
@@ -95,9 +93,9 @@ def prepare(op_name: str, build: Callable[..., aclOpExecutor], *args, **kwargs):
         cached = "miss" if cache.put(key, plan, tensors) else "uncacheable"
     elif cache.enabled:
         cached = "uncacheable"
-    rt.charge_prepare(name, plan.prepare_ns, {"cache": cached, "workspace": plan.workspace_size,
-                                              "kernels": [k.spec.name for k in plan.kernels],
-                                              "host_cost_ns": plan.prepare_ns})
+    charge_prepare(name, plan.prepare_ns, {"cache": cached, "workspace": plan.workspace_size,
+                                           "kernels": [k.spec.name for k in plan.kernels],
+                                           "host_cost_ns": plan.prepare_ns})
     return ex.workspace_size, ex, ACLNN_SUCCESS
 
 
@@ -132,11 +130,10 @@ def execute(op_name: str, workspace: int, workspace_size: int, executor: aclOpEx
     if executor.__class__ is aclOpExecutor:
         plan = executor.plan
         need = executor.workspace_size
-        dev = _RT.device
         if (executor.state <= REPEATABLE and plan.op_name == op_name and executor.overrides is None
                 and (workspace.__class__ is int or workspace is None)
                 and (not need or (workspace and workspace_size.__class__ is int and workspace_size >= need))
-                and dev is not None and plan.chip is dev.chip):
+                and plan.chip is device_chip() is not None):   # (one call: `a is b is not None`)
             try:
                 addrs = [t.tensor_data for t in executor.slots]
             except AttributeError:  # a None slot: let the checked path say which
@@ -150,7 +147,7 @@ def _launch(name: str, executor: aclOpExecutor, plan, addrs: list, workspace, st
     """The end both phase-2 paths share: hand the kernels to the stream, count the run,
     release a single-use executor. 361001 for a runtime refusal, 561000 otherwise."""
     try:
-        _RT.launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0)
+        launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0)
     except AclError as e:
         return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
     except Exception as e:  # noqa: BLE001 - never crash the caller
@@ -198,19 +195,18 @@ def _execute_checked(op_name: str, workspace, workspace_size, executor, stream) 
         n_in = plan.n_inputs
         kind, j = ("input", i) if i < n_in else ("output", i - n_in)
         return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{name}: {kind} {j} has no device address")
-    rt = _RT
     try:
-        dev = rt.need_device()
+        chip = launch.current_chip()
     except AclError as e:
         return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
     if plan.chip is None:  # a plan that did not come through prepare(): check it now
         try:
             for k in plan.kernels:
-                rt.check_kernel(k.spec)
+                check_kernel(k.spec)
         except AclError as e:
             return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
-        _finish_plan(plan, dev.chip)
-    elif plan.chip is not dev.chip and plan.chip != dev.chip:
+        _finish_plan(plan, chip)
+    elif plan.chip is not chip and plan.chip != chip:
         return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: executor was prepared for chip {plan.chip.name} but the "
-                                              f"device is {dev.chip.name}; run phase 1 again")
+                                              f"device is {chip.name}; run phase 1 again")
     return _launch(name, executor, plan, addrs, workspace, stream)

@@ -1,9 +1,14 @@
 """aclnn status codes (CANN aclnn_base.h; DESIGN.md section 5) and the internal error.
 
 Phase-1 and phase-2 code raises :class:`AclnnError`; the ``aclnnXxx`` entry points
-catch it, remember the message (``opsnn.aclGetRecentErrMsg()``) and return the code.
+catch it, store the message and return the code. There is one recent-error store,
+as in CANN: ACL's (:func:`acl_runtime.errors.set_recent_err_msg`), so
+:func:`aclGetRecentErrMsg` and ``acl.get_recent_err_msg()`` return the same text
+after any failing ACL or aclnn call.
 """
 from __future__ import annotations
+
+from acl_runtime.errors import get_recent_err_msg, set_recent_err_msg
 
 ACLNN_SUCCESS = 0
 ACLNN_ERR_PARAM_NULLPTR = 161001
@@ -28,13 +33,25 @@ class AclnnError(Exception):
         self.message = message
 
 
-class _LastError:
-    message = ""
+class _RecentErrorAlias:
+    """``LAST_ERROR.message``: reads and writes the one ACL store (no store of its own).
+    Kept for modules that still assign it; new code calls :func:`set_recent_err_msg`."""
+
+    __slots__ = ()
+
+    @property
+    def message(self) -> str:
+        return get_recent_err_msg()
+
+    @message.setter
+    def message(self, text: str) -> None:
+        set_recent_err_msg(text)
 
 
-LAST_ERROR = _LastError()
+LAST_ERROR = _RecentErrorAlias()
 
 
 def aclGetRecentErrMsg() -> str:  # noqa: N802 (CANN spelling)
-    """The message of the most recent aclnn failure ("" if none)."""
-    return LAST_ERROR.message
+    """The message of the most recent ACL or aclnn failure ("" if none)."""
+    return get_recent_err_msg()
+

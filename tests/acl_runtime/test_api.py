@@ -1,5 +1,5 @@
-"""The Pythonic layer (acl_runtime.api): Session, DeviceArray, Stream/Event, run_op,
-and typed exceptions that carry the CANN status in ``.code``."""
+"""The Pythonic layer (acl_runtime.api): Session, DeviceArray, Stream/Event, with
+opsnn.run_op on top, and typed exceptions that carry the CANN status in ``.code``."""
 from __future__ import annotations
 
 import ml_dtypes
@@ -9,10 +9,11 @@ import pytest
 import opsnn
 from acl_runtime import acl, api
 from acl_runtime.api import (AclRuntimeError, DeviceArray, Event, InvalidParamError, KernelError, MemcpyKind,
-                             MemoryAccessError, NotInitializedError, OpError, OutOfMemoryError,
-                             RepeatInitializeError, Session, SyncTimeoutError, run_op)
+                             MemoryAccessError, NotInitializedError, OutOfMemoryError,
+                             RepeatInitializeError, Session, SyncTimeoutError)
 from acl_runtime.runtime import runtime
 from npu_sim.chips.presets import TINY
+from opsnn import OpError, run_op
 
 from .conftest import fill_body, vector_launch
 

@@ -11,6 +11,7 @@ import opsnn
 import traces
 from acl_runtime import acl
 from acl_runtime.host_clock import HOST_COST_NS, TILING_CANDIDATE_NS, TILING_NS, prepare_cost_ns
+from acl_runtime import profiler
 from acl_runtime.runtime import HOST_TRACK, runtime
 from opsnn.base.executor import aclOpExecutor
 from opsnn.base.op import prepare
@@ -26,7 +27,7 @@ def cache_on():
 
 
 def _host_spans(name=None):
-    return [s for s in runtime().device.recorder.spans if s.track == HOST_TRACK and (name is None or s.name == name)]
+    return [s for s in profiler.host_spans() if s.track == HOST_TRACK and (name is None or s.name == name)]
 
 
 def _relu_tensors(npu, n=64):
@@ -103,10 +104,10 @@ def test_launches_are_deferred_but_ordered(npu):
     before = s.task_count
     ws, ex, _ = opsnn.aclnnReluGetWorkspaceSize(tx, ty)
     assert opsnn.aclnnRelu(0, ws, ex, 0) == 0
-    assert s.task_count == before and len(runtime()._pending) == 1
+    assert s.task_count == before and runtime().pending_launches() == 1
     ev, _ = acl.rt.create_event()
     assert acl.rt.record_event(ev, 0) == 0
-    assert s.task_count == before + 2 and not runtime()._pending
+    assert s.task_count == before + 2 and not runtime().pending_launches()
     assert acl.rt.synchronize_event(ev) == 0
     (rec,) = [r for r in runtime().device.kernel_records if r["name"] == ex.kernels[0].spec.name]
     dev = runtime().device
@@ -119,14 +120,14 @@ def _chain(npu, n_ops: int, enabled: bool):
     Returns (device busy span end, host-bound idle ns, idle ns) of the stream."""
     opsnn.set_executor_cache(enabled=enabled)
     x, tx, py, ty = _relu_tensors(npu)
-    runtime().device.recorder.clear()
+    profiler.clear()
     for i in range(n_ops):
         src, dst = (tx, ty) if i % 2 == 0 else (ty, tx)
         ws, ex, ret = opsnn.aclnnReluGetWorkspaceSize(src, dst)
         assert ret == 0 and opsnn.aclnnRelu(0, ws, ex, 0) == 0
     assert acl.rt.synchronize_stream(0) == 0
-    (cp,) = traces.critical_path(runtime().device)
-    gaps = traces.idle_gaps(runtime().device)
+    (cp,) = traces.critical_path(profiler.trace_data())
+    gaps = traces.idle_gaps(profiler.trace_data())
     assert gaps and all(g["host_bound"] for g in gaps)
     return cp["end_ns"] - cp["start_ns"], cp["host_bound_idle_ns"], cp["idle_ns"]
 

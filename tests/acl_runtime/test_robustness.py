@@ -374,7 +374,7 @@ def test_stale_acl_tensor_from_a_closed_session_is_a_memory_access_error(clean):
         b = new.to_device(np.full(8, 2.0, F32))
         out = new.empty((8,), F32)
         alpha = opsnn.aclCreateScalar(1.0, opsnn.aclDataType.ACL_FLOAT)
-        api.run_op(opsnn.aclnnAddGetWorkspaceSize, opsnn.aclnnAdd, stale, b, alpha, out)
+        opsnn.run_op(opsnn.aclnnAddGetWorkspaceSize, opsnn.aclnnAdd, stale, b, alpha, out)
         with pytest.raises(MemoryAccessError) as exc:
             new.synchronize()
         assert exc.value.code == 507899 and "not in any allocation" in str(exc.value)
@@ -416,7 +416,8 @@ def test_every_binding_call_returns_a_status_for_any_bad_argument(dev, name):
 def test_every_pythonic_call_raises_only_typed_exceptions(s):
     """The Pythonic layer, fed a bad value in each argument, raises AclRuntimeError
     subclasses or OpError only (never TypeError/AttributeError/ValueError)."""
-    from acl_runtime.api import Event, OpError
+    from acl_runtime.api import Event
+    from opsnn import OpError
     d = s.to_device(np.ones(4, F32))
     st, ev = s.stream(), s.event()
     calls = [lambda v: s.empty(v, F32), lambda v: s.empty((2,), v), lambda v: s.to_device(v),
@@ -424,8 +425,8 @@ def test_every_pythonic_call_raises_only_typed_exceptions(s):
              lambda v: s.memcpy(d, np.ones(4, F32), kind=v), lambda v: s.memcpy(d, np.ones(4, F32), stream=v),
              lambda v: d.copy_from(v), lambda v: d.numpy(stream=v), lambda v: st.wait(v), lambda v: st.record(v),
              lambda v: ev.record(v), lambda v: Event.elapsed_ms(ev, v), lambda v: Event.elapsed_ms(v, ev),
-             lambda v: s.run_op(opsnn.aclnnReluGetWorkspaceSize, opsnn.aclnnRelu, d, d, stream=v),
-             lambda v: s.run_op(opsnn.aclnnReluGetWorkspaceSize, opsnn.aclnnRelu, v, d)]
+             lambda v: opsnn.run_op(opsnn.aclnnReluGetWorkspaceSize, opsnn.aclnnRelu, d, d, stream=v),
+             lambda v: opsnn.run_op(opsnn.aclnnReluGetWorkspaceSize, opsnn.aclnnRelu, v, d)]
     for i, call in enumerate(calls):
         for bad in BAD:
             try:

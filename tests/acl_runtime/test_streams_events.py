@@ -207,7 +207,7 @@ def test_every_device_task_starts_after_its_host_launch(npu):
         runtime().launch_kernel(sa if i % 2 else sb, vector_launch(300 * (i + 1)))
         acl.rt.memcpy_async(buf, 4096, acl.util.numpy_to_ptr(host), 4096, H2D, sb if i % 2 else sa)
     assert acl.rt.synchronize_device() == 0
-    spans = runtime().device.recorder.spans
+    spans = runtime().trace_data().spans   # host track (the profiler's) and device tracks
     host_end = {s.flow_id: s.start_ns + s.dur_ns for s in spans if s.flow_out}
     device = [s for s in spans if s.flow_id is not None and not s.flow_out]
     assert len(device) == 10 and set(s.flow_id for s in device) <= set(host_end)

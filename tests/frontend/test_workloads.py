@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from acl_runtime.api import OpError, Session
+from acl_runtime.api import Session
+from opsnn import OpError
 from frontend.workloads import (PRESETS, decoder_step, decoder_step_reference, encoder_layer, encoder_layer_reference,
                                 main, simulate)
 from tests.conftest import rel_err

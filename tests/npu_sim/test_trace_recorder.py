@@ -91,17 +91,35 @@ def test_packed_chunks_are_not_tracked_by_the_garbage_collector():
 
 
 def test_pipeline_appends_through_a_cached_append_survive_a_pack():
-    """The tile pipeline appends through ``rec._items.append`` cached across SimPy
-    yields: a pack in between must not detach that list."""
+    """The tile pipeline appends through ``rec.pipe_sink()`` cached across SimPy
+    yields: a pack (or a read of ``spans``) in between must not detach it."""
     rec = TraceRecorder()
-    append = rec._items.append
+    append = rec.pipe_sink()
     append((PIPE, "MTE2", 0.0, 1.0, 0, 32))
-    rec._raw += 1
     rec.span(HOST, "h", 0.5, 1.0, "host")
     rec.pack()
     append((PIPE, "MTE2", 1.0, 1.0, 1, 32))
-    rec._raw += 1
     assert [(s.name, s.start_ns) for s in rec.spans] == [("MTE2", 0.0), ("h", 0.5), ("MTE2", 1.0)]
+    append((PIPE, "MTE2", 2.0, 1.0, 2, 32))
+    assert len(rec) == 4 and rec.spans[-1].start_ns == 2.0
+
+
+def test_length_counts_packed_and_unpacked_entries():
+    """``len(rec)`` counts spans wherever they are stored: Span objects, packed chunks,
+    flat entries and pipe tuples recorded since the last pack."""
+    rec = TraceRecorder()
+    for i in range(3):
+        rec.span(HOST, "h", float(i), 1.0, "host")
+    rec.pipe_span(PIPE, "MTE2", 0.0, 1.0, 0, 32)
+    assert len(rec) == 4
+    rec.pack()
+    assert len(rec) == 4
+    rec.span(HOST, "h", 5.0, 1.0, "host")
+    assert len(rec) == 5
+    assert len(rec.spans) == 5 and len(rec) == 5
+    rec.pack()
+    rec.clear()
+    assert len(rec) == 0
 
 
 def test_clear_disabled_and_initial_spans():

@@ -8,7 +8,8 @@ import pytest
 
 import opsnn
 from acl_runtime import Session
-from acl_runtime.api import InvalidParamError, NotInitializedError, OpError
+from acl_runtime.api import InvalidParamError, NotInitializedError
+from opsnn import OpError
 from opsnn.activation.softmax.golden import softmax_golden
 from opsnn.base.op_def import OUTPUT, snake_case
 from opsnn.functional import FUNCTIONS, all_op_defs

@@ -338,3 +338,25 @@ def test_executor_survives_a_failed_phase_2(npu, rng, repeatable, bad_stream):
     assert rel_err(npu.to_host(p.pc, p.out_shape, np.float32), _ref(p.a, p.b)) < 1e-5
     assert opsnn.aclnnMatmul(0, 0, ex, s) == (0 if repeatable else 161002)
     _sync()
+
+
+def test_one_error_store_for_aclnn_and_acl(npu, rng):
+    """CANN has one aclGetRecentErrMsg: after a failed aclnn phase 1, a failed phase 2
+    and a failed acl.rt call, acl.get_recent_err_msg() and opsnn.aclGetRecentErrMsg()
+    return the same, newest message."""
+    p = Problem(npu, rng)
+    ws, ex, ret = opsnn.aclnnMatmulGetWorkspaceSize(None, p.tb, p.tc, 0)       # phase 1: null input
+    assert ret == 161001 and ex is None
+    first = opsnn.aclGetRecentErrMsg()
+    assert first and acl.get_recent_err_msg() == first
+    ws, ex, ret = p.prepare()
+    assert ret == 0
+    assert opsnn.aclnnMatmul(0, ws, None, 0) == 161001                          # phase 2: null executor
+    second = acl.get_recent_err_msg()
+    assert second != first and "executor is null" in second and opsnn.aclGetRecentErrMsg() == second
+    assert acl.rt.free(12345) == 100000                                        # an ACL runtime call
+    third = acl.get_recent_err_msg()
+    assert third != second and opsnn.aclGetRecentErrMsg() == third
+    ws, ex, ret = p.prepare()
+    assert opsnn.aclnnMatmul(0, ws, ex, 987654) == 361001                       # phase 2: no such stream
+    assert "987654" in opsnn.aclGetRecentErrMsg() and acl.get_recent_err_msg() == opsnn.aclGetRecentErrMsg()

@@ -59,10 +59,11 @@ def acl_run(tmp_path_factory):
         assert acl.rt.synchronize_device() == 0
         assert np.all(out == 2.0)
         dev = runtime().device
-        trace = to_chrome_trace(dev, metadata={"test": "acl_run"})
+        rec = runtime().trace_data()   # host + device tracks (the profiler owns the host track)
+        trace = to_chrome_trace(rec, metadata={"test": "acl_run"})
         path = tmp_path_factory.mktemp("traces") / "acl_run.json"
-        write_chrome_trace(dev, path, metadata={"test": "acl_run"})
-        yield SimpleNamespace(dev=dev, rec=dev.recorder, trace=trace, path=path,
+        write_chrome_trace(rec, path, metadata={"test": "acl_run"})
+        yield SimpleNamespace(dev=dev, rec=rec, trace=trace, path=path,
                               loaded=json.loads(path.read_text()))
     finally:
         acl.finalize()

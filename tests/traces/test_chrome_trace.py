@@ -163,3 +163,23 @@ def test_counter_track_without_device_gets_own_process():
     procs, _ = _names(to_chrome_trace(rec))
     assert sorted(procs.values()) == ["device 0", "device 1", "device memory", "host"]
     assert [procs[p] for p in sorted(procs)][:3] == ["host", "device 0", "device 1"]
+
+
+def test_plain_records_and_simulator_records_give_the_same_trace():
+    """traces takes plain data: its own records, the simulator's (same fields), or a
+    trace_records() producer; anything else is a TypeError."""
+    import traces
+
+    sim = [Span(("host", "thread 0"), "launch", 0.0, 4.0, "host", {"k": 1}, 1, True),
+           Span(("device 0", "stream 1"), "K", 4.0, 10.0, "task", None, 1)]
+    plain = [traces.Span(s.track, s.name, s.start_ns, s.dur_ns, s.cat, s.args, s.flow_id, s.flow_out) for s in sim]
+    counters = [traces.Counter("device memory", "in use (bytes)", 0.0, 64.0)]
+
+    class Producer:
+        def trace_records(self):
+            return plain, counters, {"chip": "tiny"}
+
+    a = to_chrome_trace(sim, counters, {"chip": "tiny"})
+    assert to_chrome_trace(plain, counters, {"chip": "tiny"}) == a == to_chrome_trace(Producer())
+    with pytest.raises(TypeError, match="span 1"):
+        to_chrome_trace([plain[0], ("not", "a", "span")])

@@ -1,0 +1,174 @@
+"""Device and host memory: aclrtMalloc/Free, aclrtMallocHost/FreeHost, the host buffers
+known by pointer (``acl.util.numpy_to_ptr``), and aclrtMemcpy/MemcpyAsync.
+
+Device pointers are byte addresses in the simulated HBM (``npu_sim.device_memory``:
+64 B aligned, sizes rounded to 32 B). Host pointers are the addresses of numpy
+buffers the runtime was shown; a copy's host side must lie inside one. Copies are
+timed on the device (the host link); the host is charged the enqueue
+(``host_clock.HOST_COST_NS``). Methods raise :class:`acl_runtime.errors.AclError`.
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from npu_sim import DeviceMemoryError
+
+from . import constants as C
+from .errors import AclError, as_int
+
+
+class Memory:
+    """Memory calls of one ACL context. ``rt``: the
+    :class:`acl_runtime.runtime.Runtime` (its context, profiler, streams and
+    launch queue)."""
+
+    def __init__(self, rt) -> None:
+        self.rt = rt
+        self.ctx = rt.context
+        self.profiler = rt.profiler
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every host buffer (aclFinalize)."""
+        self._host_bufs: "weakref.WeakValueDictionary[int, np.ndarray]" = weakref.WeakValueDictionary()
+        self._host_keep: dict[int, np.ndarray] = {}   # malloc_host buffers
+
+    # ---- device memory --------------------------------------------------------------------
+    def malloc(self, size: int, policy: int = C.ACL_MEM_MALLOC_HUGE_FIRST) -> int:
+        """aclrtMalloc -> device pointer. 100000 for a bad size or policy, 207001 when it
+        does not fit in HBM."""
+        dev = self.ctx.need_device()
+        if as_int(policy, "malloc policy") not in (0, 1, 2):
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown malloc policy {policy!r}")
+        size = as_int(size, "malloc size", min_value=1)
+        try:
+            addr = dev.memory.malloc(size)
+        except DeviceMemoryError as e:
+            raise AclError(C.ACL_ERROR_RT_MEMORY_ALLOCATION, str(e)) from None
+        t, _ = self.profiler.host_span("malloc", args={"bytes": int(size)})
+        self.profiler.memory_in_use(t, dev.memory.used_bytes)
+        return addr
+
+    def free(self, ptr: int) -> None:
+        """aclrtFree: waits for all queued work first (a free must not pull memory out
+        from under it); 100000 for a pointer that is not an allocation."""
+        dev = self.ctx.need_device()
+        ptr = as_int(ptr, "free: device pointer", min_value=0)
+        self.rt.run_device()
+        self.ctx.clock.catch_up(dev.env.now)
+        try:
+            dev.memory.free(ptr)
+        except DeviceMemoryError as e:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+        t, _ = self.profiler.host_span("free")
+        self.profiler.memory_in_use(t, dev.memory.used_bytes)
+
+    # ---- host memory ----------------------------------------------------------------------
+    def register_host(self, arr: np.ndarray) -> int:
+        """The host pointer of C-contiguous ``arr``, remembered for copies."""
+        if not isinstance(arr, np.ndarray) or not arr.flags.c_contiguous:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, "numpy_to_ptr needs a C-contiguous numpy array")
+        ptr = int(arr.ctypes.data)
+        # Track the array that owns the memory, not the (possibly temporary) view: the
+        # pointer stays valid while the memory lives, as in pyACL, and registering a
+        # shorter view at the same address does not shrink the known buffer.
+        owner = arr
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        if owner is not arr and (owner.flags.c_contiguous or owner.flags.f_contiguous):
+            self._host_bufs[int(owner.ctypes.data)] = owner
+        else:
+            self._host_bufs[ptr] = arr
+        return ptr
+
+    def malloc_host(self, size: int) -> int:
+        """aclrtMallocHost -> host pointer (zeroed; 200000 when host memory runs out)."""
+        self.ctx.need_init()
+        size = as_int(size, "malloc_host size", min_value=1)
+        try:
+            arr = np.zeros(size, dtype=np.uint8)
+        except MemoryError:
+            raise AclError(C.ACL_ERROR_BAD_ALLOC, f"malloc_host of {size} B: host memory exhausted") from None
+        except ValueError as e:   # beyond numpy's largest array
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"malloc_host of {size} B: {e}") from None
+        ptr = self.register_host(arr)
+        self._host_keep[ptr] = arr
+        return ptr
+
+    def free_host(self, ptr: int) -> None:
+        """aclrtFreeHost: 100000 for a pointer not from malloc_host."""
+        self.ctx.need_init()
+        ptr = as_int(ptr, "free_host: host pointer", min_value=0)
+        if self._host_keep.pop(ptr, None) is None:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"free_host of {ptr:#x}: not from malloc_host")
+
+    def host_view(self, ptr: int, nbytes: int, writable: bool = False) -> np.ndarray:
+        """uint8 view of ``nbytes`` at host pointer ``ptr`` (must lie in a known host
+        buffer; with ``writable``, one that numpy lets us write)."""
+        ptr = as_int(ptr, "host pointer", min_value=0)
+        nbytes = as_int(nbytes, "host byte count", min_value=0)
+        for base, arr in list(self._host_bufs.items()):
+            if base <= ptr and ptr + nbytes <= base + arr.nbytes:
+                if writable and not arr.flags.writeable:
+                    raise AclError(C.ACL_ERROR_INVALID_PARAM,
+                                   f"memcpy dst: host buffer at {ptr:#x} is not writable (a read-only numpy array)")
+                flat = arr.ravel(order="K").view(np.uint8)  # memory order: a view, never a copy
+                return flat[ptr - base: ptr - base + nbytes]
+        raise AclError(C.ACL_ERROR_INVALID_PARAM,
+                       f"host pointer {ptr:#x} (+{nbytes} B) is not inside a buffer from acl.util.numpy_to_ptr "
+                       "or acl.rt.malloc_host")
+
+    # ---- copies ---------------------------------------------------------------------------
+    def _check_dev(self, ptr: int, nbytes: int) -> None:
+        try:
+            self.ctx.device.memory.find(ptr, nbytes)
+        except DeviceMemoryError as e:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+
+    def memcpy(self, dst: int, dst_max: int, src: int, count: int, kind: int, stream=None, sync: bool = True) -> None:
+        """aclrtMemcpy (``sync``: blocking, after ``stream``'s queued work) or
+        aclrtMemcpyAsync of ``count`` bytes; ``kind`` 0 H2H, 1 H2D, 2 D2H, 3 D2D."""
+        rt = self.rt
+        dev = self.ctx.need_device()
+        dst, src, dst_max, count = (as_int(v, f"memcpy {name}", min_value=0) for name, v in
+                                    (("dst", dst), ("src", src), ("dst_max", dst_max), ("count", count)))
+        if count > dst_max:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"memcpy count {count} exceeds dst_max {dst_max}")
+        kind = as_int(kind, "memcpy kind")
+        if kind not in (0, 1, 2, 3):
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown memcpy kind {kind!r}")
+        s = rt.streams.stream(stream)
+        if count == 0:
+            return
+        rt.launcher.flush()
+        mem = dev.memory
+        if kind == C.ACL_MEMCPY_HOST_TO_HOST:
+            self.host_view(dst, count, writable=True)[...] = self.host_view(src, count)
+            return
+        if kind == C.ACL_MEMCPY_HOST_TO_DEVICE:
+            hv = self.host_view(src, count)
+            self._check_dev(dst, count)
+            # async copies read the host buffer at enqueue (pinned-copy model); timing-only runs move no bytes
+            snapshot = hv.copy() if (not sync and dev.backed) else hv
+            apply = (lambda: mem.write(dst, snapshot)) if dev.backed else None
+            tag = "H2D"
+        elif kind == C.ACL_MEMCPY_DEVICE_TO_HOST:
+            hv = self.host_view(dst, count, writable=True)
+            self._check_dev(src, count)
+
+            def apply():
+                if dev.backed:
+                    hv[...] = mem.read(src, count)
+            tag = "D2H"
+        else:
+            self._check_dev(src, count)
+            self._check_dev(dst, count)
+            apply = (lambda: mem.write(dst, mem.read(src, count))) if dev.backed else None
+            tag = "D2D"
+        t, fid = self.profiler.host_span("memcpy" if sync else "memcpy_async",
+                                         f"aclrtMemcpy{'' if sync else 'Async'} {tag}", {"bytes": count}, flow=True)
+        proc = dev.submit_memcpy(s, count, tag, apply, t, fid)
+        if sync:
+            rt.streams.wait(proc, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)

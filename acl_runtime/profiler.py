@@ -1,0 +1,196 @@
+"""The profiler: the host track, the runtime's counters, and read-only views of what
+the device recorded, handed to ``traces`` as plain data.
+
+Like msprof's host-side collection, the profiler owns the host timeline: every
+ACL or aclnn call's span (charged on the host clock, ``acl_runtime.host_clock``),
+the "blocked (waiting for the device)" spans of synchronizing calls, the flow ids
+that link a host launch to the device task it created, and the device-memory
+counter. The device's own recorder (``npu_sim.Device.recorder``) holds its stream,
+core and pipe tracks only.
+
+Order: host spans are recorded when the host calls, device spans while the device
+runs (only inside the runtime's synchronizing calls). After each run the
+profiler notes how far both recordings had got (:meth:`Profiler.device_ran`), so
+:meth:`Profiler.trace_records` interleaves them in the order they were recorded
+-- the order the Chrome trace writer keeps for spans that start at the same time.
+
+Module functions (:func:`kernel_records`, :func:`kernels_completed`,
+:func:`peak_memory_bytes`, :func:`trace_data`, :func:`write_trace`,
+:func:`host_spans`, :func:`clear`) are the same views on the process-wide runtime.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from npu_sim.trace import TraceRecorder
+
+#: the host thread's track (process, thread)
+HOST_TRACK = ("host", "thread 0")
+#: the counter track of device memory in use, and its one series
+MEMORY_COUNTER = ("device memory", "in use (bytes)")
+
+
+class Profiler:
+    """Host track and counters of one ACL context (``ctx``: its
+    :class:`acl_runtime.context.Context`, for the device and the host clock).
+
+    ``host`` is a :class:`npu_sim.trace.TraceRecorder` (the same garbage-collector
+    friendly storage as the device's); ``flow`` the last flow id handed out. Host
+    spans are recorded only while a device is set (a trace belongs to a device).
+    """
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything (aclFinalize)."""
+        self.host = TraceRecorder()
+        self.flow = 0
+        self._marks: list[tuple[int, int]] = []   # (host spans, device spans) after each device run
+
+    # ---- recording ----------------------------------------------------------------------
+    def host_span(self, what: str, name: str | None = None, args: dict | None = None,
+                  flow: bool = False) -> tuple[float, int | None]:
+        """Charge host call ``what`` (a key of ``host_clock.HOST_COST_NS``) and record its
+        span ``name`` (default ``what``); with ``flow``, a new flow id leaves it.
+        Returns (host time after the call, ns; the flow id or None)."""
+        ctx = self.ctx
+        clock = ctx.clock
+        start, dur = clock.advance(what)
+        fid = None
+        if flow:
+            self.flow += 1
+            fid = self.flow
+        if ctx.device is not None:
+            self.host.span(HOST_TRACK, name or what, start, dur, "host", args, flow_id=fid, flow_out=flow)
+        return clock.now_ns, fid
+
+    def charge(self, name: str, dur_ns: float, args: dict | None = None) -> None:
+        """Charge a host call of ``dur_ns`` ns and record its span ``name`` (no flow)."""
+        start, dur = self.ctx.clock.advance_ns(dur_ns)
+        if self.ctx.device is not None:
+            self.host.span(HOST_TRACK, name, start, dur, "host", args)
+
+    def blocked(self, start_ns: float, end_ns: float) -> None:
+        """Record that the host waited for the device from ``start_ns`` to ``end_ns``,
+        as msprof's host track draws a blocking call."""
+        self.host.span(HOST_TRACK, "blocked (waiting for the device)", start_ns, end_ns - start_ns, "host")
+
+    def memory_in_use(self, t_ns: float, nbytes: int) -> None:
+        """A sample of device memory in use (bytes) at host time ``t_ns``."""
+        self.host.counter(MEMORY_COUNTER[0], MEMORY_COUNTER[1], t_ns, nbytes)
+
+    def device_ran(self) -> None:
+        """Call after the device ran: packs both recordings (keeps a long trace out of
+        the garbage collector's way, ``npu_sim.trace``) and notes where they stand."""
+        dev = self.ctx.device
+        if dev is None:
+            return
+        self.host.pack()
+        dev.recorder.pack()
+        mark = (len(self.host), len(dev.recorder))
+        if not self._marks or self._marks[-1] != mark:
+            self._marks.append(mark)
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Record (True, the default) or drop (False) every span: host and device."""
+        self.host.enabled = bool(enabled)
+        if self.ctx.device is not None:
+            self.ctx.device.recorder.enabled = bool(enabled)
+
+    def clear(self) -> None:
+        """Drop every span and counter recorded so far, host and device."""
+        self.host.clear()
+        self._marks.clear()
+        if self.ctx.device is not None:
+            self.ctx.device.recorder.clear()
+
+    # ---- views ----------------------------------------------------------------------------
+    def host_spans(self) -> list:
+        """The host track's spans (``npu_sim.trace.Span``), in recording order."""
+        return list(self.host.spans)
+
+    def trace_records(self) -> tuple[list, list, dict[str, Any]]:
+        """``(spans, counters, metadata)``: host and device spans in recording order,
+        the counters, and the device's chip facts (``Device.trace_metadata``) --
+        plain data for ``traces`` (``traces.to_chrome_trace(profiler)`` calls this)."""
+        dev = self.ctx.device
+        host = self.host.spans
+        if dev is None:
+            return list(host), list(self.host.counters), {}
+        device = dev.recorder.spans
+        spans: list = []
+        h0 = d0 = 0
+        marks = self._marks
+        if marks and (marks[-1][0] > len(host) or marks[-1][1] > len(device)):
+            marks = []   # a recording was cleared behind the profiler's back: order by source only
+        for h, d in marks:
+            spans += host[h0:h]
+            spans += device[d0:d]
+            h0, d0 = h, d
+        spans += host[h0:]
+        spans += device[d0:]
+        return spans, list(self.host.counters) + list(dev.recorder.counters), dev.trace_metadata()
+
+    def trace_data(self, metadata: dict | None = None):
+        """:meth:`trace_records` as a :class:`traces.TraceData` (``metadata`` merged
+        over the chip facts), which every ``traces`` analysis accepts."""
+        from traces.load import TraceData
+        spans, counters, meta = self.trace_records()
+        if metadata:
+            meta.update(metadata)
+        return TraceData(spans, counters, meta)
+
+    def write_trace(self, path, metadata: dict | None = None) -> Path:
+        """Write :meth:`trace_records` as a Chrome/Perfetto trace (``traces.chrome_trace``)."""
+        from traces.chrome_trace import write_chrome_trace
+        return write_chrome_trace(self, path, metadata=metadata)
+
+
+# ---- the same views on the process-wide runtime ------------------------------------------------
+def _rt():
+    from .runtime import runtime   # (runtime.py builds the Profiler: import it at call time)
+    return runtime()
+
+
+def kernel_records(since: int = 0) -> list[dict]:
+    """Completed kernels from index ``since`` (``Runtime.kernel_records``)."""
+    return _rt().kernel_records(since)
+
+
+def kernels_completed() -> int:
+    """Kernels the device has finished so far."""
+    return _rt().kernels_completed()
+
+
+def peak_memory_bytes() -> int:
+    """Peak device memory in use since the device was set (bytes)."""
+    return _rt().peak_memory_bytes()
+
+
+def host_spans() -> list:
+    """The host track's spans so far, in recording order."""
+    return _rt().profiler.host_spans()
+
+
+def trace_data(metadata: dict | None = None):
+    """Host and device records so far as a :class:`traces.TraceData`, after running
+    queued work to completion (``Runtime.trace_data``)."""
+    return _rt().trace_data(metadata)
+
+
+def write_trace(path, metadata: dict | None = None) -> Path:
+    """Run queued work to completion and write the trace (``Runtime.write_trace``)."""
+    return _rt().write_trace(path, metadata)
+
+
+def clear() -> None:
+    """Drop every span and counter recorded so far (host and device)."""
+    _rt().profiler.clear()
+
+
+def set_enabled(enabled: bool) -> None:
+    """Record (True) or drop (False) every span from now on, host and device."""
+    _rt().profiler.set_enabled(enabled)
