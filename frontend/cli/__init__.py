@@ -33,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console() if sys.stdout.isatty() else Console(width=150)
     try:
+        if getattr(args, "handler", None) is not None:   # a frontend/cli/sub_*.py subcommand
+            return args.handler(args, console)
         if args.cmd == "chips":
             return cmd_chips(console)
         if args.cmd == "info":

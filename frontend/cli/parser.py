@@ -66,4 +66,20 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("model", help="ONNX file or light model name")
     w.add_argument("out", help="output .onnx path")
     w.add_argument("--seed", type=_nonneg_int, default=0)
+    for mod in subcommand_modules():
+        mod.add_parser(sub)
     return p
+
+
+def subcommand_modules() -> list:
+    """The modules ``frontend/cli/sub_*.py``, in name order: each adds one subcommand.
+
+    A module's ``add_parser(sub)`` gets the ``argparse`` subparsers object, adds its
+    parser and sets ``handler=fn`` on it (``set_defaults``); ``main`` then calls
+    ``fn(args, console) -> exit code``. A new subcommand is a new file, with no edit
+    to this one."""
+    import importlib
+    import pkgutil
+    from . import __path__ as cli_path
+    return [importlib.import_module(f"{__package__}.{m.name}")
+            for m in sorted(pkgutil.iter_modules(cli_path), key=lambda m: m.name) if m.name.startswith("sub_")]
