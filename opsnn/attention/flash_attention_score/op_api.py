@@ -21,7 +21,8 @@ from ...base.status import ACLNN_ERR_PARAM_INVALID, AclnnError
 from ...base.tensor import aclTensor
 from .infershape import LAYOUTS, layout_dims, layout_shape
 from .kernel import fa_body, tile_program
-from .tiling import cube_dtype, flash_attention_tiling, tiling_summary
+from ...matmul.common.cube_math import cube_compute_dtype
+from .tiling import flash_attention_tiling, tiling_summary
 from .tiling_data import FlashAttentionScoreTilingKey
 
 OP = "aclnnFlashAttentionScore"
@@ -176,8 +177,8 @@ def _build(chip, query, key, value, pse, drop_mask, padding_mask, atten_mask, pr
                                  itemsize=query.itemsize, has_pse=pse is not None, key=mask_key,
                                  causal_offset=causal_offset)
     td = res.data
-    spec = tile_program(td, chip, cube_dtype(dtype_name(query.data_type)), causal_offset=causal_offset,
-                        row_strided=layout != "BNSD", args=args)
+    cube = cube_compute_dtype(dtype_name(query.data_type), 0)  # FA has no cubeMathType: computed as stored
+    spec = tile_program(td, chip, cube, causal_offset=causal_offset, row_strided=layout != "BNSD", args=args)
     inputs = [query, key, value]
     tensors = {"query": query, "key": key, "value": value, "softmax_max": softmax_max, "softmax_sum": softmax_sum,
                "out": attention_out}

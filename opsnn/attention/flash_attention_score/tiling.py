@@ -31,16 +31,6 @@ from .tiling_data import (FRAC, STAT_BYTES, START_S_KV, START_S_Q, FlashAttentio
                           FlashAttentionScoreTilingKey, visible_kv_blocks)
 
 
-# ---------------------------------------------------------------------------------
-# CUBE COMPUTE DTYPE of FlashAttentionScore: the one function that picks the cube rate
-# (issue 8: to become the family's shared cube_compute_dtype).
-def cube_dtype(dtype_name: str) -> str:
-    """Cube-rate dtype name (``ChipConfig.cube_macs_per_cycle``) for query/key/value of
-    ``dtype_name``: the input dtype itself (FA has no cubeMathType)."""
-    return dtype_name
-# ---------------------------------------------------------------------------------
-
-
 def _buffers(sq: int, skv: int, d: int, dv: int, item: int, bn: int, ub_rows: int, has_mask: bool,
              has_pse: bool, d_l0: int) -> dict[str, int]:
     """Bytes of each buffer for ``sq`` x ``skv`` tiles (head dims ``d``/``dv`` aligned,

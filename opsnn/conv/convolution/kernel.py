@@ -33,6 +33,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from npu_sim.program import KernelSpec
 
 from ...base.memview import tensor_view, write_out
+from ...matmul.common.cube_math import round_operand
 from ...matmul.common.cube_program import cube_program
 from .tiling_data import ConvolutionTilingData
 
@@ -46,9 +47,11 @@ def tile_program(td: ConvolutionTilingData, args: dict, tiling_key: int) -> Kern
 
 
 def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: int,
-                bias: np.ndarray | None = None, to_fp16: bool = False) -> np.ndarray:
+                bias: np.ndarray | None = None, compute=None) -> np.ndarray:
     """float32 conv of NCHW ``x`` with ``w`` [Cout, C/groups, kh, kw]; ``pads`` is
-    (top, bottom, left, right). Returns a float32 [N, Cout, Ho, Wo] array."""
+    (top, bottom, left, right). ``compute``: the Cube's compute type of fp32 operands
+    (a ``CubeDtype``: FLOAT16 or HF32 round them first, ``round_operand``), or None.
+    Returns a float32 [N, Cout, Ho, Wo] array."""
     n, c, h, wd = x.shape
     co, cg, kh, kw = w.shape
     sh, sw = stride
@@ -58,23 +61,18 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
     cog = co // g
     ho = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
     wo = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
-    wf = w.astype(np.float32)
-    if to_fp16:
-        wf = wf.astype(np.float16).astype(np.float32)
+    wf = round_operand(w.astype(np.float32), compute)
     if kh == 1 and kw == 1 and not (pt or pb or pl or pr):
         # 1x1 fast path: out[n, g] = W[g] @ x[n, g] over the (strided) pixels
         xs = x[:, :, ::sh, ::sw] if (sh > 1 or sw > 1) else x
         xs = xs[:, :, :ho, :wo]
-        xf = np.ascontiguousarray(xs, dtype=np.float32)
-        if to_fp16:
-            xf = xf.astype(np.float16).astype(np.float32)
+        xf = round_operand(np.ascontiguousarray(xs, dtype=np.float32), compute)
         r = np.matmul(wf.reshape(g, cog, cg), xf.reshape(n, g, cg, ho * wo))  # [N, G, Cog, HoWo]
         r = r.reshape(n, co, ho, wo)
     else:
         xp = np.zeros((n, c, h + pt + pb, wd + pl + pr), np.float32)
         xp[:, :, pt:pt + h, pl:pl + wd] = x  # casts fp16/bf16 to float32 on the way
-        if to_fp16:
-            xp = xp.astype(np.float16).astype(np.float32)
+        xp = round_operand(xp, compute)
         ekh, ekw = dh * (kh - 1) + 1, dw * (kw - 1) + 1
         v = sliding_window_view(xp, (ekh, ekw), axis=(2, 3))  # [N, C, Hp-ekh+1, Wp-ekw+1, ekh, ekw]
         v = v[:, :, ::sh, ::sw, ::dh, ::dw][:, :, :ho, :wo]      # [N, C, Ho, Wo, kh, kw], zero-copy
@@ -96,8 +94,9 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
     return r
 
 
-def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, to_fp16=False):
-    """Body factory. Slots: input, weight, [bias,] output."""
+def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=None):
+    """Body factory. Slots: input, weight, [bias,] output. ``compute``: as for
+    :func:`conv2d_nchw`."""
     def make(addrs, ws):
         def body(mem):
             if out_t.numel == 0:
@@ -105,7 +104,7 @@ def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, to_fp16=
             x = tensor_view(mem, addrs[0], in_t)
             w = tensor_view(mem, addrs[1], w_t)
             b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
-            r = conv2d_nchw(x, w, stride, pads, dilation, groups, b, to_fp16)
+            r = conv2d_nchw(x, w, stride, pads, dilation, groups, b, compute)
             write_out(mem, addrs[-1], out_t, r)
         return body
     return make

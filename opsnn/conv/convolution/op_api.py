@@ -19,8 +19,11 @@ This slice supports 2-D convolution in NCHW:
   groups >= 1 dividing C and Cout; weight.shape[1] == C / groups (depthwise included).
   dtypes: FLOAT, FLOAT16, BF16; input, weight and output alike; bias any of these.
   formats: NCHW or ND (NHWC storage is rejected).
-  cubeMathType: 0 KEEP_DTYPE, 1 ALLOW_FP32_DOWN_PRECISION and 3 USE_HF32 (fp32 timed at
-    the fp16 cube rate, computed in fp32), 2 USE_FP16 (fp32 operands rounded to fp16).
+  cubeMathType: the Cube's compute type comes from the family-wide
+    ``opsnn.matmul.common.cube_math.cube_compute_dtype`` (CANN Atlas A2, as for Matmul):
+    fp32 stays fp32 under 0 KEEP_DTYPE, goes HF32 under 1 ALLOW_FP32_DOWN_PRECISION and
+    3 USE_HF32, fp16 under 2 USE_FP16 (operands rounded and timed at that type's rate);
+    16-bit inputs compute as stored. ``args["compute_dtype"]`` names the choice.
 
 Check order (ops-nn): null pointers (input, weight, output, stride, padding, dilation:
 161001), tensor types, dtypes, cubeMathType and transposed, then shapes and attributes
@@ -38,7 +41,8 @@ from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.op import execute, prepare
 from .infershape import normalize_pads, out_hw
 from .kernel import conv_body, tile_program
-from .tiling import convolution_tiling, cube_dtype
+from ...matmul.common.cube_math import compute_dtype_name, cube_compute_dtype
+from .tiling import convolution_tiling
 
 OP = "aclnnConvolution"
 
@@ -121,17 +125,18 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
     check_shape(OP, "output", output, (n, co, ho, wo))
 
     # 5. tiling (host) -> tile program (kernel)
+    cube = cube_compute_dtype(input.dtype_name, cmt)
     res = convolution_tiling(chip, (n, c, h, w), (co, cg, kh, kw), (ho, wo), (sh, sw), g, input.itemsize,
-                             output.itemsize, cube_dtype(input.dtype_name, cmt), bias is not None)
+                             output.itemsize, cube, bias is not None)
     td = res.data
     args = {"shapes": [list(input.view_shape), list(weight.view_shape)], "output": list(output.view_shape),
             "dtype": input.dtype_name, "stride": [sh, sw], "padding": list(pads), "dilation": [dh, dw],
-            "groups": g, "bias": bias is not None, "cubeMathType": cmt,
+            "groups": g, "bias": bias is not None, "cubeMathType": cmt, "compute_dtype": compute_dtype_name(cube),
             "gemm": {"batch": td.batch, "m": td.m, "n": td.n, "k": td.k, "a_gm_reuse": td.a_gm_reuse}}
     spec = tile_program(td, args, res.tiling_key)
     inputs = [input, weight] + ([bias] if bias is not None else [])
     body = conv_body(input, weight, bias, output, (sh, sw), pads, (dh, dw), g,
-                     to_fp16=(cmt == 2 and input.dtype_name == "float32"))
+                     compute=cube if input.dtype_name == "float32" else None)
     return aclOpExecutor("Convolution", [PreparedKernel(spec, body)], inputs, [output], 0,
                          info={"tiling": spec.args["tiling"], "tiling_key": spec.tiling_key})
 

@@ -15,19 +15,6 @@ from ...matmul.common.cube_tiling import cube_tiling
 from .tiling_data import ConvolutionTilingData, ConvolutionTilingKey
 
 
-# ---------------------------------------------------------------------------------
-# CUBE COMPUTE DTYPE of Convolution: the one function that picks the cube rate
-# (issue 8: to become the family's shared cube_compute_dtype).
-def cube_dtype(dtype_name: str, cube_math_type: int) -> str:
-    """Cube-rate dtype name (``ChipConfig.cube_macs_per_cycle``) for an input of
-    ``dtype_name`` under ``cube_math_type``: fp32 under 1, 2 or 3 runs at the fp16
-    cube rate (the HF32 / fp16 path); everything else at its own rate."""
-    if dtype_name == "float32" and cube_math_type in (1, 2, 3):
-        return "float16"  # HF32 / fp16 path runs at the fp16 cube rate
-    return dtype_name
-# ---------------------------------------------------------------------------------
-
-
 def convolution_tiling(chip: ChipConfig, input_shape, weight_shape, out_hw: tuple[int, int], stride, groups: int,
                        in_itemsize: int, out_itemsize: int, cube_dtype_name: str, has_bias: bool) -> TilingResult:
     """Tile an NCHW convolution of ``input_shape`` [N, C, H, W] by ``weight_shape``

@@ -35,6 +35,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+import numpy as np
+
 from npu_sim.program import CubeDtype
 
 from ...base.dtypes import dtype_name
@@ -91,4 +93,37 @@ def compute_dtype_name(cube_dtype: CubeDtype) -> str:
     return "hfloat32" if cd is CubeDtype.HF32 else cd.value
 
 
-__all__ = ["CubeMathType", "cube_compute_dtype", "compute_dtype_name"]
+#: explicit mantissa bits HF32 keeps (assumption: the Ascend C docs say fp32 data is
+#: rounded to hf32, nearest-even by default, without giving the width; 10 bits, as
+#: TF32, is assumed)
+HF32_MANTISSA_BITS = 10
+
+
+def round_to_hf32(x: np.ndarray) -> np.ndarray:
+    """fp32 values rounded to nearest-even HF32 (HF32_MANTISSA_BITS explicit mantissa
+    bits, fp32's exponent), returned as fp32. inf/NaN pass through."""
+    x = np.asarray(x, dtype=np.float32)
+    drop = 23 - HF32_MANTISSA_BITS
+    bits = x.view(np.uint32).astype(np.uint64)
+    lsb = (bits >> drop) & 1
+    rounded = ((bits + (1 << (drop - 1)) - 1 + lsb) >> drop) << drop
+    out = rounded.astype(np.uint32).view(np.float32)
+    return np.where(np.isfinite(x), out, x)
+
+
+def round_operand(x: np.ndarray, compute: CubeDtype | str | None) -> np.ndarray:
+    """An fp32 operand as the Cube sees it when it computes in ``compute``: rounded
+    through fp16 for FLOAT16, to HF32 for HF32 (``round_to_hf32``), unchanged
+    otherwise (its own type, or None). Returns float32 for the two roundings."""
+    if compute is None:
+        return x
+    c = CubeDtype("hf32" if compute == "hfloat32" else compute)
+    if c is CubeDtype.FLOAT16:
+        return np.asarray(x, np.float32).astype(np.float16).astype(np.float32)
+    if c is CubeDtype.HF32:
+        return round_to_hf32(x)
+    return x
+
+
+__all__ = ["CubeMathType", "cube_compute_dtype", "compute_dtype_name", "round_to_hf32", "round_operand",
+           "HF32_MANTISSA_BITS"]

@@ -14,13 +14,9 @@ import numpy as np
 from npu_sim.program import KernelSpec
 
 from ...base.memview import tensor_view, write_out
+from ..common.cube_math import HF32_MANTISSA_BITS, round_operand, round_to_hf32  # noqa: F401 (re-exported)
 from ..common.cube_program import cube_program
 from .tiling_data import MatmulTilingData
-
-#: explicit mantissa bits HF32 keeps (assumption: the Ascend C docs say fp32 data is
-#: rounded to hf32, nearest-even by default, without giving the width; 10 bits, as
-#: TF32, is assumed)
-HF32_MANTISSA_BITS = 10
 
 
 def tile_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize: int, cube_dtype: str,
@@ -34,24 +30,8 @@ def tile_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
     return cube_program(td, name, in_itemsize, out_itemsize, cube_dtype, tiling_key=tiling_key, args=args)
 
 
-def round_to_hf32(x: np.ndarray) -> np.ndarray:
-    """fp32 values rounded to nearest-even HF32 (HF32_MANTISSA_BITS explicit mantissa
-    bits, fp32's exponent), returned as fp32. inf/NaN pass through."""
-    x = np.asarray(x, dtype=np.float32)
-    drop = 23 - HF32_MANTISSA_BITS
-    bits = x.view(np.uint32).astype(np.uint64)
-    lsb = (bits >> drop) & 1
-    rounded = ((bits + (1 << (drop - 1)) - 1 + lsb) >> drop) << drop
-    out = rounded.astype(np.uint32).view(np.float32)
-    return np.where(np.isfinite(x), out, x)
-
-
-def _cast_operands(a, b, compute: str):
-    if compute == "float16":
-        return a.astype(np.float16).astype(np.float32), b.astype(np.float16).astype(np.float32)
-    if compute == "hfloat32":
-        return round_to_hf32(a), round_to_hf32(b)
-    return a, b
+def _cast_operands(a, b, compute: str | None):
+    return round_operand(a, compute), round_operand(b, compute)
 
 
 def matmul_body(a_ref, b_ref, out_ref, bias_ref=None, alpha=1.0, beta=1.0, compute: str | None = None):

@@ -34,7 +34,8 @@ from ...base.tensor import aclScalar, aclTensor
 from ...common.contiguous import TensorRef, WorkspacePlan, needs_copy
 from .infershape import gemm_dims
 from .kernel import matmul_body, tile_program
-from .tiling import CUBE_MATH_NAMES, compute_dtype, cube_dtype, matmul_tiling
+from ..common.cube_math import CubeMathType, compute_dtype_name, cube_compute_dtype
+from .tiling import matmul_tiling
 
 
 def _check_cmt(op: str, cube_math_type) -> int:
@@ -92,8 +93,8 @@ def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, bet
         if broadcast_shape(op, bias.view_shape, shape) != shape:
             raise invalid(op, f"self (bias) shape {list(bias.view_shape)} does not broadcast to {list(shape)}")
     # tiling (host) -> tile program (kernel)
-    name, cube = op.replace("aclnn", ""), cube_dtype(a.dtype_name, cmt)
-    cd = compute_dtype(a.dtype_name, cmt)
+    name, cube = op.replace("aclnn", ""), cube_compute_dtype(a.dtype_name, cmt)
+    cd = compute_dtype_name(cube)
     res = matmul_tiling(chip, name, batch, m, n, k, a.itemsize, out.itemsize, cube)
     spec = tile_program(res.data, name, a.itemsize, out.itemsize, cube,
                         {"shapes": [list(a.view_shape), list(b.view_shape)], "dtype": a.dtype_name,
@@ -110,7 +111,7 @@ def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, bet
     kernels = plan.kernels([main])
     spec.args["transposed"] = [ta, tb]
     return aclOpExecutor(op.replace("aclnn", ""), kernels, inputs, [out], plan.size,
-                         info={"tiling": spec.args["tiling"], "cubeMathType": CUBE_MATH_NAMES[cmt],
+                         info={"tiling": spec.args["tiling"], "cubeMathType": CubeMathType(cmt).name,
                                "compute_dtype": cd, "transposed": [ta, tb],
                                "copies": [k.spec.name for k in kernels if k is not main]})
 

@@ -74,7 +74,6 @@ def _kernel_ns(npu, prep, launch) -> float:
     return sum(r["dur_ns"] for r in runtime().kernel_records(first))
 
 
-@pytest.mark.xfail(strict=True, reason="conv still uses its own _cube_dtype")
 def test_fp32_gemm_under_type_1_costs_the_same_through_every_cube_op(npu, rng):
     m, k, n = 256, 96, 80          # conv: N=1, C=k, H*W=m (16x16), Cout=n, 1x1 kernel
     cmt = 1

@@ -9,7 +9,7 @@ import pytest
 from npu_sim import PRESETS, Architecture, get_chip
 from npu_sim.program import Buffer, CoreType
 from opsnn.attention.flash_attention_score.kernel import tile_program
-from opsnn.attention.flash_attention_score.tiling import cube_dtype as fa_cube_dtype
+from opsnn.matmul.common.cube_math import cube_compute_dtype
 from opsnn.attention.flash_attention_score.tiling import flash_attention_tiling
 from opsnn.attention.flash_attention_score.tiling_data import START_S_KV, START_S_Q, FlashAttentionScoreTilingKey
 from opsnn.base.status import AclnnError
@@ -97,4 +97,4 @@ def test_head_dim_too_large_is_a_tiling_error():
 
 
 def test_cube_dtype_is_the_input_dtype():
-    assert [fa_cube_dtype(t) for t in ("float32", "float16", "bfloat16")] == ["float32", "float16", "bfloat16"]
+    assert [cube_compute_dtype(t, 0) for t in ("float32", "float16", "bfloat16")] == ["float32", "float16", "bfloat16"]

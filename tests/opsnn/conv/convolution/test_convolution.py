@@ -11,6 +11,7 @@ import opsnn
 from opsnn.conv.convolution.golden import conv2d_golden, conv2d_naive
 from npu_sim.program import Buffer, Pipe
 from tests.conftest import rel_err
+from tests.opsnn.matmul.matmul.test_matmul import round_sig
 
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -115,9 +116,13 @@ def test_cube_math_type_use_fp16_rounds_operands(npu, rng):
     ref = conv2d_golden(x.astype(np.float16), w.astype(np.float16), b, (1, 1), (1, 1), (1, 1), 1)
     assert rel_err(got, ref) < 1e-5
     assert ex.kernels[0].spec.blocks[0].tiles[0].stages[2].dtype == "float16"
-    got1, ex1 = run_conv(npu, x, w, b, (1, 1), (1, 1), (1, 1), 1, cmt=1)  # HF32: fp16 cube rate, fp32 numbers
-    assert rel_err(got1, conv2d_golden(x, w, b, (1, 1), (1, 1), (1, 1), 1)) < 1e-5
-    assert ex1.kernels[0].spec.blocks[0].tiles[0].stages[2].dtype == "float16"
+    for cmt in (1, 3):  # HF32 (CANN Atlas A2): operands rounded to 11 significant bits, the HF32 cube rate
+        got1, ex1 = run_conv(npu, x, w, b, (1, 1), (1, 1), (1, 1), 1, cmt=cmt)
+        ref1 = conv2d_golden(round_sig(x, 11), round_sig(w, 11), b, (1, 1), (1, 1), (1, 1), 1)
+        assert rel_err(got1, ref1) < 1e-5
+        assert rel_err(got1, conv2d_golden(x, w, b, (1, 1), (1, 1), (1, 1), 1)) > 1e-5
+        assert ex1.kernels[0].spec.blocks[0].tiles[0].stages[2].dtype == "hf32"
+        assert ex1.kernels[0].spec.args["compute_dtype"] == "hfloat32"
 
 
 def test_tiling_many_tiles_and_k_chunks_on_tiny(npu, rng):

@@ -9,7 +9,8 @@ from npu_sim import PRESETS
 from npu_sim.program import Buffer, Pipe
 from opsnn.conv.convolution.infershape import infer_shape, normalize_pads, out_hw
 from opsnn.conv.convolution.kernel import tile_program
-from opsnn.conv.convolution.tiling import convolution_tiling, cube_dtype
+from opsnn.conv.convolution.tiling import convolution_tiling
+from opsnn.matmul.common.cube_math import cube_compute_dtype
 from opsnn.conv.convolution.tiling_data import ConvolutionTilingKey
 
 TINY, B2 = PRESETS["tiny"], PRESETS["ascend910b2"]
@@ -76,9 +77,10 @@ def test_output_shape_inference():
     assert normalize_pads((1, 2)) == (1, 1, 2, 2) and normalize_pads((0, 2, 1, 0)) == (0, 2, 1, 0)
 
 
-@pytest.mark.parametrize("dtype,cmt,rate", [("float32", 0, "float32"), ("float32", 1, "float16"),
-                                            ("float32", 2, "float16"), ("float32", 3, "float16"),
+@pytest.mark.parametrize("dtype,cmt,rate", [("float32", 0, "float32"), ("float32", 1, "hf32"),
+                                            ("float32", 2, "float16"), ("float32", 3, "hf32"),
                                             ("float16", 1, "float16"), ("bfloat16", 3, "bfloat16")])
 def test_cube_dtype(dtype, cmt, rate):
-    """Today's Convolution rule: fp32 under cubeMathType 1/2/3 at the fp16 cube rate."""
-    assert cube_dtype(dtype, cmt) == rate
+    """Convolution's cube rate comes from the family-wide cube_compute_dtype (CANN
+    Atlas A2: fp32 goes HF32 under 1 and 3, fp16 under 2), as Matmul's does."""
+    assert cube_compute_dtype(dtype, cmt) == rate

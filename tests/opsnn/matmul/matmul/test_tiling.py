@@ -10,7 +10,8 @@ from npu_sim.program import Buffer
 from opsnn.base.status import AclnnError
 from opsnn.matmul.common.cube_tiling import MAX_CUBE_STEPS_PER_BLOCK
 from opsnn.matmul.matmul.kernel import tile_program
-from opsnn.matmul.matmul.tiling import compute_dtype, cube_dtype, matmul_tiling
+from opsnn.matmul.common.cube_math import compute_dtype_name, cube_compute_dtype
+from opsnn.matmul.matmul.tiling import matmul_tiling
 from opsnn.matmul.matmul.tiling_data import MatmulTilingKey
 
 TINY, B2 = PRESETS["tiny"], PRESETS["ascend910b2"]
@@ -93,4 +94,4 @@ def test_no_tile_fits_a_tiny_l0():
 def test_cube_math_type_picks_the_compute_dtype(dtype, cmt, compute, rate):
     """CANN aclnnMatmul doc (Atlas A2): fp32 goes HF32 under 1/3 and fp16 under 2;
     16-bit inputs are computed as stored."""
-    assert compute_dtype(dtype, cmt) == compute and cube_dtype(dtype, cmt) == rate
+    assert compute_dtype_name(cube_compute_dtype(dtype, cmt)) == compute and cube_compute_dtype(dtype, cmt) == rate
