@@ -25,6 +25,8 @@ simulated host clock, the device's busy and idle time on the stream, the part of
 the idle time that is host-bound (``traces.critical_path``: the device waited for
 the host to launch the next task), and the layer output's error against float64.
 Host costs come from ``acl_runtime.host_clock`` (assumptions, documented there).
+
+(Over 300 lines on purpose: its three parts (host wall time, simulated host cost, the trace of both phases) share one set of op builders.)
 """
 from __future__ import annotations
 

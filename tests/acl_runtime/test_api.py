@@ -1,5 +1,8 @@
 """The Pythonic layer (acl_runtime.api): Session, DeviceArray, Stream/Event, with
-opsnn.run_op on top, and typed exceptions that carry the CANN status in ``.code``."""
+opsnn.run_op on top, and typed exceptions that carry the CANN status in ``.code``.
+
+(Over 300 lines on purpose: the Pythonic layer's classes are tested together because their lifetimes interlock (Session owns DeviceArray, Stream and Event).)
+"""
 from __future__ import annotations
 
 import ml_dtypes

@@ -7,6 +7,8 @@ session never reach the next session's memory.
 Statuses (acl_runtime/constants.py): 100000 ACL_ERROR_INVALID_PARAM, 100004
 ACL_ERROR_INVALID_DEVICE, 200000 ACL_ERROR_BAD_ALLOC, 500000 ACL_ERROR_INTERNAL_ERROR
 (CANN: "unrecognized errors are mapped to 500000"), 507899 simulator memory access.
+
+(Over 300 lines on purpose: one table-driven sweep of bad arguments per API call; split, the shared case tables would be repeated.)
 """
 from __future__ import annotations
 

@@ -4,6 +4,8 @@ written as a CANN user writes it: aclCreateTensor, phase 1
 phase 2 (aclnnXxx(workspace, size, executor, stream)), synchronize.
 
 Status codes: 0 ACLNN_SUCCESS, 161001 ACLNN_ERR_PARAM_NULLPTR, 161002 ACLNN_ERR_PARAM_INVALID.
+
+(Over 300 lines on purpose: one walk through the contract, clause by clause of DESIGN.md section 5.)
 """
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""aclnnConvolution against independent float64 references on the tiny chip."""
+"""aclnnConvolution against independent float64 references on the tiny chip.
+
+(Over 300 lines on purpose: one file per operator, mirroring opsnn/conv/convolution/; the device-free tiling tests are already apart in test_tiling.py.)
+"""
 from __future__ import annotations
 
 import ml_dtypes

@@ -1,6 +1,9 @@
 """aclnnLayerNorm against the float64 golden on the tiny chip: shapes, dtypes, optional
 tensors, both strategies (chosen and forced) on the same input, the real workspace,
-the trace, error paths and a property test."""
+the trace, error paths and a property test.
+
+(Over 300 lines on purpose: one file per operator, mirroring opsnn/norm/layer_norm/; the device-free tiling tests are already apart in test_tiling.py.)
+"""
 from __future__ import annotations
 
 import numpy as np
