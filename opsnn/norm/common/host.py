@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ...base.checks import invalid
+from ...base.executor import PreparedKernel
 from ...base.tiling_base import TilingRegistry
 
 #: most dims of a row-norm input (CANN docs: "shape支持1-8维度")
@@ -63,3 +64,18 @@ def plan_refs(plan, named_inputs, named_outputs) -> dict:
             refs[name[0]] = plan.output(t, slot, name[1])
             slot += 1
     return refs
+
+
+def row_norm_prepared(td, specs: list, plan, refs: dict, rows: int, d: int, eps: float, fused_body, stats_body,
+                      apply_body) -> list:
+    """The op's own kernels for its strategy, as ``PreparedKernel`` objects: ``fused``, one
+    kernel (``fused_body(refs, rows, d, eps)``); ``multi_pass``, the statistics pass
+    into ``td.workspace_bytes`` of workspace (``stats_body(refs, rows, d, chunk, eps,
+    offset)``) then the apply pass (``apply_body(refs, rows, d, offset)``). ``specs``:
+    the tile programs of ``norm.common.kernel.tile_programs``; ``plan``: the op's
+    WorkspacePlan (the statistics' bytes are allocated in it)."""
+    if td.strategy == "fused":
+        return [PreparedKernel(specs[0], fused_body(refs, rows, d, eps))]
+    off = plan.alloc(td.workspace_bytes)
+    return [PreparedKernel(specs[0], stats_body(refs, rows, d, td.chunk_elems, eps, off)),
+            PreparedKernel(specs[1], apply_body(refs, rows, d, off))]

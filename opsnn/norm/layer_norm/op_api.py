@@ -36,10 +36,10 @@ import numpy as np
 
 from ...base.checks import FLOAT_TYPES_BF16, check_dtype, check_not_null, check_shape, check_tensor_type, invalid
 from ...base.dtypes import aclDataType
-from ...base.executor import PreparedKernel, aclOpExecutor
+from ...base.executor import aclOpExecutor
 from ...base.op import execute, prepare
 from ...common.contiguous import WorkspacePlan
-from ..common.host import MAX_RANK, check_eps, check_strategy, int_list, plan_refs
+from ..common.host import MAX_RANK, check_eps, check_strategy, int_list, plan_refs, row_norm_prepared
 from .infershape import infer_shape, stats_shape
 from .kernel import apply_body, fused_body, stats_body, tile_program
 from .tiling import REGISTRY, layer_norm_tiling
@@ -106,12 +106,7 @@ def _build(chip, input, normalizedShape, weight, bias, eps, out, meanOut, rstdOu
     refs = plan_refs(plan, (("input", input), ("weight", weight), ("bias", bias)),
                      ((("out", "out"), out), (("mean", "meanOutOptional"), meanOut),
                       (("rstd", "rstdOutOptional"), rstdOut)))
-    if td.strategy == "fused":
-        main = [PreparedKernel(specs[0], fused_body(refs, rows, d, eps_f))]
-    else:
-        off = plan.alloc(td.workspace_bytes)
-        main = [PreparedKernel(specs[0], stats_body(refs, rows, d, td.chunk_elems, eps_f, off)),
-                PreparedKernel(specs[1], apply_body(refs, rows, d, off))]
+    main = row_norm_prepared(td, specs, plan, refs, rows, d, eps_f, fused_body, stats_body, apply_body)
     kernels = plan.kernels(main)
     info = dict(td.info(), affine=args["affine"], tiling_key=specs[0].tiling_key,
                 tiling=[s.args["tiling"] for s in specs], workspace_bytes=plan.size,

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from ...base.checks import FLOAT_TYPES_BF16, check_dtype, check_not_null, check_shape, check_tensor_type, invalid
 from ...base.dtypes import aclDataType
-from ...base.executor import PreparedKernel, aclOpExecutor
+from ...base.executor import aclOpExecutor
 from ...base.op import execute, prepare
 from ...common.contiguous import WorkspacePlan
-from ..common.host import MAX_RANK, check_eps, check_strategy, plan_refs
+from ..common.host import MAX_RANK, check_eps, check_strategy, plan_refs, row_norm_prepared
 from .infershape import infer_shape
 from .kernel import apply_body, fused_body, stats_body, tile_program
 from .tiling import REGISTRY, rms_norm_tiling
@@ -74,12 +74,7 @@ def _build(chip, x, gamma, epsilon, yOut, rstdOut, strategy):  # noqa: N803
     specs = tile_program(td, args)
     plan = WorkspacePlan(chip, OP)
     refs = plan_refs(plan, (("x", x), ("gamma", gamma)), ((("y", "yOut"), yOut), (("rstd", "rstdOut"), rstdOut)))
-    if td.strategy == "fused":
-        main = [PreparedKernel(specs[0], fused_body(refs, rows, d, eps_f))]
-    else:
-        off = plan.alloc(td.workspace_bytes)
-        main = [PreparedKernel(specs[0], stats_body(refs, rows, d, td.chunk_elems, eps_f, off)),
-                PreparedKernel(specs[1], apply_body(refs, rows, d, off))]
+    main = row_norm_prepared(td, specs, plan, refs, rows, d, eps_f, fused_body, stats_body, apply_body)
     kernels = plan.kernels(main)
     info = dict(td.info(), tiling_key=specs[0].tiling_key, tiling=[s.args["tiling"] for s in specs],
                 workspace_bytes=plan.size, copies=[k.spec.name for k in kernels if all(k is not m for m in main)])
