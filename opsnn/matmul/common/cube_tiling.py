@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from npu_sim import ChipConfig
+from npu_sim.hardware.cost import estimate_tiles_ns, idle_stage_ns
+from npu_sim.program import GmRange, Pipe, Stage
 
 from ...base.status import ACLNN_ERR_INNER_TILING_ERROR, AclnnError
 from ...base.tiling_base import align_up, ceil_div
@@ -109,6 +111,22 @@ def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: in
                 yield bm, bn, base_k, k_l1, l0c_buf
 
 
+def _step_stages(bm: int, bn: int, kl1: int, item: int, out_itemsize: int, a_gm_reuse: float, cube_dtype: str,
+                 k_frac: int) -> tuple[Stage, Stage, Stage, Stage]:
+    """The MTE2, MTE1, CUBE and FIXPIPE stages of one full K chunk of a ``bm`` x ``bn``
+    output tile, as :func:`~opsnn.matmul.common.cube_program.cube_program` emits them
+    (A's GM bytes divided by ``a_gm_reuse``, row runs for burst rounding; no L2 keys:
+    the L2 is the separate traffic term of :func:`cube_tiling`)."""
+    a_bytes = int(bm * kl1 * item / a_gm_reuse)
+    b_bytes = kl1 * bn * item
+    fix = bm * bn * out_itemsize
+    return (Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes, gm_ranges=(GmRange(a_bytes, kl1 * item),
+                                                                   GmRange(b_bytes, bn * item))),
+            Stage(Pipe.MTE1, nbytes=(bm * kl1 + kl1 * bn) * item),
+            Stage(Pipe.CUBE, macs=bm * bn * align_up(kl1, k_frac), dtype=cube_dtype),
+            Stage(Pipe.FIXPIPE, nbytes=fix, gm_ranges=(GmRange(fix, bn * out_itemsize),)))
+
+
 def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsize: int, out_itemsize: int,
                 cube_dtype: str, *, a_gm_reuse: float = 1.0, buffer_num: int = 2,
                 max_steps_per_block: int = MAX_CUBE_STEPS_PER_BLOCK, name: str = "cube") -> MatmulTilingData:
@@ -122,10 +140,12 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     Base tile: among the (base_m, base_n) in {16..256} (balanced to equal tiles) that
     fit L0A/L0B/L0C (L0C double-buffered when it fits, else single) and L1, the one
     and K split (the fewest equal chunks L1 allows, or a few more so copies overlap
-    the Cube) with the least estimated time, from the documented stage formulas: one
-    block is a pipeline of ``ceil(out_tiles / aic_count) * k_chunks`` steps (the
-    first passes MTE2, MTE1 and Cube, each later one adds the slowest of them) plus
-    the last FixPipe write; or the L2 time of all the traffic, or the HBM time of
+    the Cube) with the least estimated time, from the simulator's own stage costs
+    (``npu_sim.hardware.cost``; no second copy of the formulas): one block is a
+    pipeline of ``ceil(out_tiles / aic_count) * k_chunks`` steps of the stages
+    :func:`_step_stages` builds (``estimate_tiles_ns``: the first passes MTE2, MTE1 and
+    Cube, each later one adds the slowest of them) plus the last FixPipe write
+    (``idle_stage_ns``); or the L2 time of all the traffic, or the HBM time of
     the operands (all the traffic if they do not fit in half the L2), if longer.
     Among those within 3% of the fastest, the fewest waves of tiles over the cores,
     then the one on the most cores, then with the fewest K chunks in all, then the
@@ -140,26 +160,18 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     k_frac = k_fractal(cube_dtype)
     item = in_itemsize
     m_al, n_al, k_al = align_up(max(m, 1), frac), align_up(max(n, 1), frac), align_up(max(k, 1), k_frac)
-    rate = chip.cube_macs_per_cycle(cube_dtype)
     cores = chip.aic_count
     cands = []
-    cyc = chip.ns_per_cycle
-    lat, scalar = chip.dma_latency_ns, chip.scalar_ns_per_tile
     unique = (m * k / a_gm_reuse + k * n) * item * batch
     for bm, bn, bk, kl1, l0c_buf in _cube_candidates(chip, m_al, n_al, k_al, item, k_frac, buffer_num):
         tiles = batch * ceil_div(m_al, bm) * ceil_div(n_al, bn)
         rounds = ceil_div(tiles, cores)
         kc = ceil_div(k_al, kl1)
-        ab = (bm * kl1 / a_gm_reuse + kl1 * bn) * item           # one K chunk's GM bytes
-        t_mte2 = 2 * lat + ab / chip.mte2_bytes_per_cycle * cyc + scalar
-        t_mte1 = (bm + bn) * kl1 * item / chip.mte1_bytes_per_cycle * cyc + scalar
-        t_cube = bm * bn * kl1 / rate * cyc + scalar
-        t_fix = lat + bm * bn * out_itemsize / chip.fixpipe_bytes_per_cycle * cyc + scalar
-        # one block as a pipeline of rounds * kc steps: the first step passes every
-        # stage, each later one adds the slowest stage; then the last FixPipe write
-        steps = rounds * kc
-        core = t_mte2 + t_mte1 + t_cube + (steps - 1) * max(t_mte2, t_mte1, t_cube) + t_fix
-        traffic = tiles * kc * ab
+        mte2, mte1, cube, fix = _step_stages(bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
+        # one block as a pipeline of rounds * kc steps (the simulator's own stage costs
+        # and pipeline rule, npu_sim.hardware.cost), then the last FixPipe write
+        core = estimate_tiles_ns(chip, (mte2, mte1, cube), rounds * kc, buffer_num) + idle_stage_ns(chip, fix)
+        traffic = tiles * kc * mte2.nbytes
         # re-reads come from L2 when the operands fit in it, else from HBM
         hbm = unique if unique <= chip.l2_bytes // 2 else traffic
         est = max(core, traffic / chip.l2_bandwidth_bytes_per_ns, hbm / chip.hbm_bandwidth_bytes_per_ns)
