@@ -17,8 +17,8 @@ The aclnn two-phase model:
 
       prepare_cost_ns = aclnn_prepare                              (checks, infershape, executor)
                       + sum over kernels of TILING_NS[core type]   (one tiling run per kernel)
-                      + TILING_CANDIDATE_NS * tiling_candidates    (strategies tried, if the op reports them
-                                                                    in ``info["tiling_candidates"]``)
+                      + TILING_CANDIDATE_NS * tiling_candidates    (strategies asked before the one that
+                                                                    tiled: opsnn's Phase1Report.extra_candidates)
 
 * phase 1, executor-cache hit: ``aclnn_cache_hit``;
 * phase 2: ``aclnn_launch`` per kernel (each kernel is one stream task); an
@@ -47,14 +47,15 @@ HOST_COST_NS = {
 #: phase-1 tiling cost per kernel by core type, ns [A]: a vector kernel splits one
 #: dimension over cores and UB; a cube kernel also picks base_m/base_n/base_k and L1 depth
 TILING_NS = {"AIV": 3000.0, "AIC": 8000.0}
-#: phase-1 cost of each further tiling candidate an op reports having tried, ns [A]
+#: phase-1 cost of each tiling strategy asked (and found not capable) before the one
+#: that tiled, ns [A]
 TILING_CANDIDATE_NS = 1000.0
 
 
 def prepare_cost_ns(core_types: Iterable[str], tiling_candidates: int = 0) -> float:
     """Simulated host cost (ns) of a phase 1 that builds an executor with kernels on
-    ``core_types`` ("AIC"/"AIV", one entry per kernel) after trying
-    ``tiling_candidates`` tiling candidates (module docstring formula)."""
+    ``core_types`` ("AIC"/"AIV", one entry per kernel) after asking
+    ``tiling_candidates`` strategies that could not tile it (module docstring formula)."""
     return (HOST_COST_NS["aclnn_prepare"] + sum(TILING_NS.get(str(c), TILING_NS["AIV"]) for c in core_types)
             + TILING_CANDIDATE_NS * max(int(tiling_candidates), 0))
 

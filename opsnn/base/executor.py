@@ -79,13 +79,16 @@ class ExecutorPlan:
             tensors of a phase-1 call (set by the executor cache).
         prepare_ns: simulated host cost of the phase 1 that built it (ns).
         launch_args: per kernel, the host-span args of its launch.
+        tiling: the op's :class:`~opsnn.base.tiling_base.TilingResult`, when its
+            builder passed one.
+        report: the :class:`~opsnn.base.report.Phase1Report` (set by ``prepare``).
     """
 
     __slots__ = ("op_name", "kernels", "inputs", "outputs", "workspace_size", "info", "n_inputs", "chip",
-                 "slot_pos", "prepare_ns", "launch_args", "launch_name", "__weakref__")
+                 "slot_pos", "prepare_ns", "launch_args", "launch_name", "tiling", "report", "__weakref__")
 
     def __init__(self, op_name: str, kernels: list, inputs: list, outputs: list, workspace_size: int = 0,
-                 info: dict | None = None) -> None:
+                 info: dict | None = None, tiling=None) -> None:
         self.op_name = op_name
         self.kernels = kernels
         self.inputs = list(inputs)
@@ -98,6 +101,8 @@ class ExecutorPlan:
         self.prepare_ns = 0.0
         self.launch_args: list[dict] | None = None
         self.launch_name = f"aclnn{op_name}"
+        self.tiling = tiling
+        self.report = None
 
     def __repr__(self) -> str:
         return (f"ExecutorPlan({self.op_name}, kernels={[k.spec.name for k in self.kernels]}, "
@@ -121,8 +126,8 @@ class aclOpExecutor:  # noqa: N801 (CANN spelling)
         return h if h is not None else object.__new__(cls)
 
     def __init__(self, op_name: str, kernels: list, inputs: list, outputs: list, workspace_size: int = 0,
-                 repeatable: bool = False, info: dict | None = None) -> None:
-        plan = ExecutorPlan(op_name, kernels, inputs, outputs, workspace_size, info)
+                 repeatable: bool = False, info: dict | None = None, tiling=None) -> None:
+        plan = ExecutorPlan(op_name, kernels, inputs, outputs, workspace_size, info, tiling)
         self.plan = plan
         self.slots = plan.inputs + plan.outputs
         self.overrides: list | None = None
@@ -153,6 +158,12 @@ class aclOpExecutor:  # noqa: N801 (CANN spelling)
     @property
     def kernels(self) -> list:
         return self.plan.kernels
+
+    @property
+    def report(self):
+        """The :class:`~opsnn.base.report.Phase1Report` of the phase 1 that made this
+        executor (strategy, candidates tried, workspace parts)."""
+        return self.plan.report
 
     @property
     def info(self) -> dict:

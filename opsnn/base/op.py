@@ -28,6 +28,7 @@ from acl_runtime.launch import AclError, charge_prepare, check_kernel, device_ch
 
 from .cache import CACHE, CacheVerifyError, plan_signature
 from .executor import PREPARED, REPEATABLE, RELEASED, ExecutorPlan, _release, aclOpExecutor
+from .report import build_report
 from .status import (ACLNN_ERR_INNER, ACLNN_ERR_INNER_CREATE_EXECUTOR, ACLNN_ERR_INNER_TILING_ERROR,
                      ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULLPTR, ACLNN_ERR_RUNTIME_ERROR, ACLNN_SUCCESS,
                      AclnnError, set_recent_err_msg)
@@ -95,7 +96,7 @@ def prepare(op_name: str, build: Callable[..., aclOpExecutor], *args, **kwargs):
         cached = "uncacheable"
     charge_prepare(name, plan.prepare_ns, {"cache": cached, "workspace": plan.workspace_size,
                                            "kernels": [k.spec.name for k in plan.kernels],
-                                           "host_cost_ns": plan.prepare_ns})
+                                           "host_cost_ns": plan.prepare_ns, **plan.report.trace_args()})
     return ex.workspace_size, ex, ACLNN_SUCCESS
 
 
@@ -112,12 +113,13 @@ def _verify(plan: ExecutorPlan, op_name: str, build, chip, args, kwargs) -> None
 
 
 def _finish_plan(plan: ExecutorPlan, chip) -> None:
-    """What every plan needs before phase 2: its chip, its phase-1 host cost and the
-    host-span args of each launch (computed once, shared by every run)."""
+    """What every plan needs before phase 2: its chip, its phase-1 report and host
+    cost (priced from the report), and the host-span args of each launch (computed
+    once, shared by every run)."""
     plan.chip = chip
     info = plan.info if isinstance(plan.info, dict) else {}
-    plan.prepare_ns = prepare_cost_ns([k.spec.core_type.value for k in plan.kernels],
-                                      int(info.get("tiling_candidates", 0) or 0))
+    plan.report = rep = build_report(plan.op_name, plan.kernels, plan.workspace_size, plan.tiling)
+    plan.prepare_ns = prepare_cost_ns(rep.core_types, rep.extra_candidates)
     plan.launch_args = [dict(info, kernel=k.spec.name) for k in plan.kernels]
 
 

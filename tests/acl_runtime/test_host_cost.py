@@ -15,6 +15,7 @@ from acl_runtime import profiler
 from acl_runtime.runtime import HOST_TRACK, runtime
 from opsnn.base.executor import aclOpExecutor
 from opsnn.base.op import prepare
+from opsnn.base.tiling_base import TilingResult
 
 
 @pytest.fixture(autouse=True)
@@ -81,7 +82,9 @@ def test_reported_tiling_candidates_are_charged(npu):
     out = npu.empty((8,), np.float32)[1]
     clock = runtime().clock
     t0 = clock.now_ns
-    prepare("Probe", lambda chip: aclOpExecutor("Probe", [], [], [out], info={"tiling_candidates": 5}))
+    # six strategies asked, the last one tiled: five candidates charged on top
+    res = TilingResult("s5", 0, 1, 0, None, tuple(f"s{i}" for i in range(6)))
+    prepare("Probe", lambda chip: aclOpExecutor("Probe", [], [], [out], tiling=res))
     assert clock.now_ns - t0 == pytest.approx(prepare_cost_ns([], 5))
 
 

@@ -66,7 +66,7 @@ def _build(chip, self, size, alpha, beta, bias, out):
     spec = tile_program(td, args, res.tiling_key)
     info = {"strategy": td.strategy, "unit_channels": td.unit_channels, "tiling": spec.args["tiling"]}
     return aclOpExecutor("Lrn", [PreparedKernel(spec, make_body(self, out, sz, a, b, k))], [self], [out], 0,
-                         info=info)
+                         info=info, tiling=res)
 
 
 def aclnnLrnGetWorkspaceSize(self, size, alpha, beta, bias, out):  # noqa: N802

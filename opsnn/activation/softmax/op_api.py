@@ -54,7 +54,8 @@ def _build(chip, self, dim, out):
     if td.strategy == "multi_pass":
         info.update(chunk_elems=td.chunk_elems, chunks_per_row=td.chunks_per_row)
     info["tiling"] = spec.args["tiling"]
-    return aclOpExecutor("Softmax", [PreparedKernel(spec, make_body(self, out, axis))], [self], [out], 0, info=info)
+    return aclOpExecutor("Softmax", [PreparedKernel(spec, make_body(self, out, axis))], [self], [out], 0, info=info,
+                         tiling=res)
 
 
 def aclnnSoftmaxGetWorkspaceSize(self, dim, out):  # noqa: N802

@@ -98,7 +98,8 @@ def _build(chip, input, normalizedShape, weight, bias, eps, out, meanOut, rstdOu
     n_affine = (weight is not None) + (bias is not None)
     witem = (weight if weight is not None else bias).itemsize if n_affine else 0
     n_stats = (meanOut is not None) + (rstdOut is not None)
-    td = layer_norm_tiling(chip, rows, d, input.itemsize, witem, n_affine, n_stats, strategy).data
+    res = layer_norm_tiling(chip, rows, d, input.itemsize, witem, n_affine, n_stats, strategy)
+    td = res.data
     args = {"shapes": [list(shape)], "dtype": input.dtype_name, "normalizedShape": ns, "eps": eps_f,
             "affine": "fused" if n_affine else "none"}
     specs = tile_program(td, args)
@@ -111,7 +112,7 @@ def _build(chip, input, normalizedShape, weight, bias, eps, out, meanOut, rstdOu
     info = dict(td.info(), affine=args["affine"], tiling_key=specs[0].tiling_key,
                 tiling=[s.args["tiling"] for s in specs], workspace_bytes=plan.size,
                 copies=[k.spec.name for k in kernels if all(k is not m for m in main)])
-    return aclOpExecutor("LayerNorm", kernels, inputs, outputs, plan.size, info=info)
+    return aclOpExecutor("LayerNorm", kernels, inputs, outputs, plan.size, info=info, tiling=res)
 
 
 def aclnnLayerNormGetWorkspaceSize(input, normalizedShape, weightOptional, biasOptional, eps, out,  # noqa: N802,A002

@@ -69,7 +69,8 @@ def _build(chip, x, gamma, epsilon, yOut, rstdOut, strategy):  # noqa: N803
     # 5. tiling (host) -> tile programs (kernel); contiguous copies and statistics share the workspace
     d = gamma.numel
     rows = x.numel // d
-    td = rms_norm_tiling(chip, rows, d, x.itemsize, gamma.itemsize, strategy).data
+    res = rms_norm_tiling(chip, rows, d, x.itemsize, gamma.itemsize, strategy)
+    td = res.data
     args = {"shapes": [list(shape), list(gshape)], "dtype": x.dtype_name, "epsilon": eps_f, "affine": "fused"}
     specs = tile_program(td, args)
     plan = WorkspacePlan(chip, OP)
@@ -78,7 +79,8 @@ def _build(chip, x, gamma, epsilon, yOut, rstdOut, strategy):  # noqa: N803
     kernels = plan.kernels(main)
     info = dict(td.info(), tiling_key=specs[0].tiling_key, tiling=[s.args["tiling"] for s in specs],
                 workspace_bytes=plan.size, copies=[k.spec.name for k in kernels if all(k is not m for m in main)])
-    return aclOpExecutor("RmsNorm", kernels, [x, gamma], [yOut, rstdOut], plan.size, info=info)
+    return aclOpExecutor("RmsNorm", kernels, [x, gamma], [yOut, rstdOut], plan.size, info=info,
+                         tiling=res)
 
 
 def aclnnRmsNormGetWorkspaceSize(x, gamma, epsilon, yOut, rstdOut, *, strategy=None):  # noqa: N802,N803

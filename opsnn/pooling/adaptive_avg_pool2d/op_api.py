@@ -48,7 +48,7 @@ def _build(chip, self, outputSize, out):  # noqa: N803
     spec = tile_program("AdaptiveAvgPool2d", res.data, args, res.tiling_key)
     body = adaptive_avg_body(self, out, planes, h, w, ho, wo)
     return aclOpExecutor("AdaptiveAvgPool2d", [PreparedKernel(spec, body)], [self], [out], 0,
-                         info=executor_info(spec, res.data))
+                         info=executor_info(spec, res.data), tiling=res)
 
 
 def aclnnAdaptiveAvgPool2dGetWorkspaceSize(self, outputSize, out):  # noqa: N802,N803

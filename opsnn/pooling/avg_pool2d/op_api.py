@@ -58,7 +58,7 @@ def _build(chip, self, kernelSize, strides, paddings, ceilMode, countIncludePad,
     spec = tile_program("AvgPool2d", res.data, args, res.tiling_key)
     body = avg_pool_body(self, out, g, bool(countIncludePad), divisorOverride)
     return aclOpExecutor("AvgPool2d", [PreparedKernel(spec, body)], [self], [out], 0,
-                         info=executor_info(spec, res.data))
+                         info=executor_info(spec, res.data), tiling=res)
 
 
 def aclnnAvgPool2dGetWorkspaceSize(self, kernelSize, strides, paddings, ceilMode, countIncludePad,  # noqa: N802,N803

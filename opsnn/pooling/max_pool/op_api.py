@@ -49,7 +49,7 @@ def _build(chip, op: str, name: str, self, attrs, pads_name: str, ceil_mode, out
     res = max_pool_tiling(chip, name, g, self.itemsize, indices.itemsize if indices is not None else 0)
     spec = tile_program(name, res.data, trace_args(self, g), res.tiling_key)
     return aclOpExecutor(name, [PreparedKernel(spec, max_pool_body(self, out, indices, g))], inputs, outputs, 0,
-                         info=executor_info(spec, res.data))
+                         info=executor_info(spec, res.data), tiling=res)
 
 
 def _check_tensors(op: str, self, out) -> None:
