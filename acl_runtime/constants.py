@@ -11,11 +11,31 @@ ACL_ERROR_BAD_ALLOC = 200000
 ACL_ERROR_RT_PARAM_INVALID = 107000
 ACL_ERROR_RT_INVALID_MEMORY_TYPE = 107005
 ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
+ACL_ERROR_RT_NO_EVENT_RESOURCE = 207007   # rt_error_codes.h: "no event resource"
+ACL_ERROR_RT_NO_STREAM_RESOURCE = 207008  # rt_error_codes.h: "no stream resource"
 ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046
 ACL_ERROR_RT_EVENT_SYNC_TIMEOUT = 507047
 ACL_ERROR_RT_AICORE_EXCEPTION = 507015
 ACL_ERROR_INTERNAL_ERROR = 500000  # CANN: unrecognised errors are mapped to 500000 ("aclError" reference)
 ACL_ERROR_RT_MEMORY_ACCESS = 507899  # [A] simulator-specific: use-after-free / out-of-bounds access
+
+# Per-device resource limits (CANN AscendCL API reference, Atlas A2 training products):
+# aclrtCreateStream: 1984 streams per device, the default stream included (CANN 8.3.RC1
+# and later; the 8.0 pages said 2048); aclrtCreateEvent: 65535 events per device (CANN
+# 8.0), while events made with only ACL_EVENT_TIME_LINE are not limited
+# (aclrtCreateEventWithFlag).
+MAX_STREAMS_PER_DEVICE = 1984
+MAX_EVENTS_PER_DEVICE = 65535
+
+# aclrtCreateEventWithFlag flags (acl_rt.h): ACL_EVENT_TIME_LINE = 0x8 (CANN
+# aclrtCreateEventWithFlag doc); ACL_EVENT_SYNC = 0x1 [A: value as in acl_rt.h, not
+# confirmed from a document]
+ACL_EVENT_SYNC = 0x1
+ACL_EVENT_TIME_LINE = 0x8
+
+# aclrtEventRecordedStatus (CANN "aclrtEventRecordedStatus")
+ACL_EVENT_RECORDED_STATUS_NOT_READY = 0
+ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
 
 # aclrtMemcpyKind
 ACL_MEMCPY_HOST_TO_HOST = 0

@@ -172,8 +172,17 @@ class Runtime:
     def event(self, handle):
         return self.streams.event(handle)
 
-    def create_event(self) -> int:
-        return self.streams.create_event()
+    def create_event(self, flag: int = 0) -> int:
+        return self.streams.create_event(flag)
+
+    def reset_event(self, event, stream) -> None:
+        self.streams.reset_event(event, stream)
+
+    def query_event_status(self, event) -> int:
+        return self.streams.query_event_status(event)
+
+    def event_timestamp_us(self, event) -> int:
+        return self.streams.event_timestamp_us(event)
 
     def destroy_event(self, handle) -> None:
         self.streams.destroy_event(handle)

@@ -1,5 +1,13 @@
-"""Streams and events: aclrtCreateStream/DestroyStream, aclrtCreateEvent/RecordEvent/
-StreamWaitEvent, the synchronizing calls and aclrtEventElapsedTime.
+"""Streams and events: aclrtCreateStream/DestroyStream, aclrtCreateEvent(WithFlag)/
+RecordEvent/ResetEvent/StreamWaitEvent/QueryEventStatus/EventGetTimestamp, the
+synchronizing calls and aclrtEventElapsedTime.
+
+Limits as CANN documents them (``constants.MAX_STREAMS_PER_DEVICE``,
+``MAX_EVENTS_PER_DEVICE``): past them aclrtCreateStream returns 207008
+(ACL_ERROR_RT_NO_STREAM_RESOURCE) and aclrtCreateEvent 207007
+(ACL_ERROR_RT_NO_EVENT_RESOURCE). On hardware an event's resource is taken at its
+first record and a record past the limit waits for one to be freed; the simulator
+refuses at creation instead, so a program never hangs on it.
 
 A synchronizing call lets the device run (``npu_sim.Device.run_until``) until what
 it waits for is done, then the host clock catches up with the device clock; the
@@ -20,6 +28,7 @@ class Streams:
         self.rt = rt
         self.ctx = rt.context
         self.profiler = rt.profiler
+        self.event_flags: dict[int, int] = {}   #: event id -> aclrtCreateEventWithFlag flag (0 = aclrtCreateEvent)
 
     def _flush(self) -> None:
         self.rt.launcher.flush()
@@ -40,7 +49,14 @@ class Streams:
         return s
 
     def create_stream(self) -> int:
+        """aclrtCreateStream. AclError 207008 once the device holds
+        ``MAX_STREAMS_PER_DEVICE`` streams (the default stream counts)."""
         dev = self.ctx.need_device()
+        if len(dev.streams) >= C.MAX_STREAMS_PER_DEVICE:
+            raise AclError(C.ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                           f"stream resources insufficient: the device already has {len(dev.streams)} streams (the "
+                           f"default one included) and allows {C.MAX_STREAMS_PER_DEVICE} (CANN aclrtCreateStream, "
+                           "Atlas A2); destroy streams you no longer use")
         self.profiler.host_span("create_stream")
         return dev.create_stream().stream_id
 
@@ -62,14 +78,64 @@ class Streams:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"event {handle!r} does not exist")
         return e
 
-    def create_event(self) -> int:
+    def create_event(self, flag: int = 0) -> int:
+        """aclrtCreateEvent (``flag`` 0) or aclrtCreateEventWithFlag: ``flag`` a mix of
+        ACL_EVENT_SYNC and ACL_EVENT_TIME_LINE (AclError 100000 otherwise). Events
+        that can synchronize (all but TIME_LINE-only ones) count against
+        ``MAX_EVENTS_PER_DEVICE`` (AclError 207007 past it)."""
         dev = self.ctx.need_device()
+        flag = as_int(flag, "event flag")
+        if flag & ~(C.ACL_EVENT_SYNC | C.ACL_EVENT_TIME_LINE) or flag < 0:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"event flag must combine ACL_EVENT_SYNC (0x1) and "
+                                                      f"ACL_EVENT_TIME_LINE (0x8), got {flag:#x}")
+        if flag != C.ACL_EVENT_TIME_LINE:
+            n = sum(1 for f in self.event_flags.values() if f != C.ACL_EVENT_TIME_LINE)
+            if n >= C.MAX_EVENTS_PER_DEVICE:
+                raise AclError(C.ACL_ERROR_RT_NO_EVENT_RESOURCE,
+                               f"event resources insufficient: {n} events exist and the device allows "
+                               f"{C.MAX_EVENTS_PER_DEVICE} (CANN aclrtCreateEvent, Atlas A2); destroy events you no "
+                               "longer use, or create timing-only events with ACL_EVENT_TIME_LINE")
         self.profiler.host_span("create_event")
-        return dev.create_event().event_id
+        eid = dev.create_event().event_id
+        self.event_flags[eid] = flag
+        return eid
 
     def destroy_event(self, handle) -> None:
         e = self.event(handle)
         del self.ctx.device.events[e.event_id]
+        self.event_flags.pop(e.event_id, None)
+
+    def _can_time(self, e) -> bool:
+        return self.event_flags.get(e.event_id, 0) in (0, C.ACL_EVENT_TIME_LINE,
+                                                       C.ACL_EVENT_TIME_LINE | C.ACL_EVENT_SYNC)
+
+    def reset_event(self, event, stream) -> None:
+        """aclrtResetEvent: the event's records are forgotten once ``stream``'s earlier
+        work is done (a query then says NOT_READY until the next record completes)."""
+        e, s = self.event(event), self.stream(stream)
+        self._flush()
+        self.profiler.host_span("record_event", "aclrtResetEvent")
+        self.wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+        e.records.clear()
+        e.timestamp_ns = None
+
+    def query_event_status(self, event) -> int:
+        """aclrtQueryEventStatus: ACL_EVENT_RECORDED_STATUS_COMPLETE once the event's
+        latest record has run on the device clock, else NOT_READY (never recorded,
+        or still queued). Does not advance the device."""
+        e = self.event(event)
+        done = bool(e.records) and e.records[-1].processed
+        return C.ACL_EVENT_RECORDED_STATUS_COMPLETE if done else C.ACL_EVENT_RECORDED_STATUS_NOT_READY
+
+    def event_timestamp_us(self, event) -> int:
+        """aclrtEventGetTimestamp: when the event's latest record completed, in us
+        since the device was set (the simulated device clock). AclError 100000 if it
+        has not completed a record (synchronize first)."""
+        e = self.event(event)
+        if not e.records or not e.records[-1].processed or e.timestamp_ns is None:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"event {e.event_id} has not completed a record: record it "
+                                                      "and synchronize first")
+        return int(e.timestamp_ns // 1000)
 
     def record_event(self, event, stream) -> None:
         e, s = self.event(event), self.stream(stream)
@@ -136,9 +202,13 @@ class Streams:
 
     def event_elapsed_time(self, start, end) -> float:
         """aclrtEventElapsedTime: ms between two completed records (100000 if either has
-        not completed one)."""
+        not completed one, or was created with ACL_EVENT_SYNC alone, which this
+        simulator treats as an event without timing [A])."""
         a, b = self.event(start), self.event(end)
         for name, e in (("start", a), ("end", b)):
+            if not self._can_time(e):
+                raise AclError(C.ACL_ERROR_INVALID_PARAM, f"{name} event {e.event_id} was created with ACL_EVENT_SYNC "
+                                                          "only and has no timing: add ACL_EVENT_TIME_LINE")
             if not e.records or not e.records[-1].processed:
                 raise AclError(C.ACL_ERROR_INVALID_PARAM,
                                f"{name} event {e.event_id} has not completed a record: record it and synchronize first")

@@ -79,6 +79,33 @@ def create_event():
     return runtime().create_event()
 
 
+@value_status(0)
+def create_event_with_flag(flag: int):
+    """aclrtCreateEventWithFlag -> (event, ret); ``flag``: ACL_EVENT_SYNC and/or
+    ACL_EVENT_TIME_LINE (TIME_LINE-only events are not counted against the limit)."""
+    return runtime().create_event(flag)
+
+
+@status_only
+def reset_event(event, stream):
+    """aclrtResetEvent: forget the event's records once ``stream``'s earlier work is done."""
+    runtime().reset_event(event, stream)
+
+
+@value_status(0)
+def query_event_status(event):
+    """aclrtQueryEventStatus -> (status, ret): ACL_EVENT_RECORDED_STATUS_COMPLETE (1)
+    or ACL_EVENT_RECORDED_STATUS_NOT_READY (0)."""
+    return runtime().query_event_status(event)
+
+
+@value_status(0)
+def event_get_timestamp(event):
+    """aclrtEventGetTimestamp -> (us, ret): when the latest record completed, in us of
+    device time (100000 before a completed record)."""
+    return runtime().event_timestamp_us(event)
+
+
 @status_only
 def destroy_event(event):
     """aclrtDestroyEvent."""
