@@ -28,7 +28,25 @@ class Streams:
         self.rt = rt
         self.ctx = rt.context
         self.profiler = rt.profiler
+        self._for_device = None
+        self._new_device_state(None)
+
+    def _new_device_state(self, dev) -> None:
+        """Per-device bookkeeping, started afresh whenever the device object changes
+        (aclrtSetDevice after a reset, aclInit after aclFinalize)."""
+        self._for_device = dev
         self.event_flags: dict[int, int] = {}   #: event id -> aclrtCreateEventWithFlag flag (0 = aclrtCreateEvent)
+        #: event id -> [(stream id, SimPy event of the record)], in submission order
+        self.record_log: dict[int, list] = {}
+        #: unfinished waits: (stream id, event id, index into record_log[event id] it binds to)
+        self.wait_log: list[tuple[int, int, int]] = []
+
+    def _dev(self):
+        """The current device (AclError without one), with this object's bookkeeping for it."""
+        dev = self.ctx.need_device()
+        if dev is not self._for_device:
+            self._new_device_state(dev)
+        return dev
 
     def _flush(self) -> None:
         self.rt.launcher.flush()
@@ -72,7 +90,7 @@ class Streams:
 
     def event(self, handle):
         """Resolve an event handle; AclError 100000 for one that does not exist."""
-        dev = self.ctx.need_device()
+        dev = self._dev()
         e = dev.events.get(as_int(handle, "event handle"))
         if e is None:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"event {handle!r} does not exist")
@@ -83,7 +101,7 @@ class Streams:
         ACL_EVENT_SYNC and ACL_EVENT_TIME_LINE (AclError 100000 otherwise). Events
         that can synchronize (all but TIME_LINE-only ones) count against
         ``MAX_EVENTS_PER_DEVICE`` (AclError 207007 past it)."""
-        dev = self.ctx.need_device()
+        dev = self._dev()
         flag = as_int(flag, "event flag")
         if flag & ~(C.ACL_EVENT_SYNC | C.ACL_EVENT_TIME_LINE) or flag < 0:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"event flag must combine ACL_EVENT_SYNC (0x1) and "
@@ -118,6 +136,8 @@ class Streams:
         self.wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
         e.records.clear()
         e.timestamp_ns = None
+        self.record_log.pop(e.event_id, None)
+        self.wait_log = [w for w in self.wait_log if w[1] != e.event_id]
 
     def query_event_status(self, event) -> int:
         """aclrtQueryEventStatus: ACL_EVENT_RECORDED_STATUS_COMPLETE once the event's
@@ -141,12 +161,16 @@ class Streams:
         e, s = self.event(event), self.stream(stream)
         self._flush()
         t, _ = self.profiler.host_span("record_event", "aclrtRecordEvent")
-        self.ctx.device.submit_record(s, e, t)
+        fired = self.ctx.device.submit_record(s, e, t)
+        self.record_log.setdefault(e.event_id, []).append((s.stream_id, fired))
 
     def stream_wait_event(self, stream, event) -> None:
         e, s = self.event(event), self.stream(stream)
         self._flush()
         t, _ = self.profiler.host_span("stream_wait_event", "aclrtStreamWaitEvent")
+        # the device binds the wait to the latest record, or to the next one if none
+        n = len(self.record_log.get(e.event_id, ()))
+        self.wait_log.append((s.stream_id, e.event_id, n - 1 if e.records else n))
         self.ctx.device.submit_wait(s, e, t)
 
     # ---- waiting ----------------------------------------------------------------------
@@ -169,14 +193,55 @@ class Streams:
             # the host blocked: draw the wait, as msprof's host track does for a blocking call
             self.profiler.blocked(before, clock.now_ns)
         if not ok:
-            stuck = ", ".join(f"stream {s.stream_id}" for s in dev.blocked_streams())
-            raise AclError(timeout_code, f"synchronize would wait forever: {stuck} wait on an event that "
-                                         "nobody records (aclrtStreamWaitEvent with no matching aclrtRecordEvent)")
+            raise AclError(timeout_code, "synchronize would wait forever: " + self._deadlock_report())
+        self._prune_waits()
         if stream is not None and stream.errors:
             errs, stream.errors = stream.errors, []
             code = C.ACL_ERROR_RT_MEMORY_ACCESS if any("access" in e or "alloc" in e for e in errs) \
                 else C.ACL_ERROR_RT_AICORE_EXCEPTION
             raise AclError(code, "; ".join(errs))
+
+    def _binding(self, w):
+        """The (stream id, SimPy record) a logged wait binds to, or None if not yet recorded."""
+        recs = self.record_log.get(w[1], ())
+        return recs[w[2]] if 0 <= w[2] < len(recs) else None
+
+    def _prune_waits(self) -> None:
+        """Drop waits whose record has run (the log keeps only what can still block)."""
+        if self.wait_log:
+            self.wait_log = [w for w in self.wait_log if not ((b := self._binding(w)) and b[1].processed)]
+
+    def _deadlock_report(self) -> str:
+        """Why the device ran dry: each stuck stream's first unsatisfied wait, the
+        stream its record is queued on (if any), and the cycle of waits when the
+        streams wait on each other."""
+        stuck = {s.stream_id for s in self.ctx.device.blocked_streams()}
+        first: dict[int, tuple[int, int | None]] = {}
+        for w in self.wait_log:
+            if w[0] in stuck and w[0] not in first:
+                b = self._binding(w)
+                if b is None or not b[1].processed:
+                    first[w[0]] = (w[1], None if b is None else b[0])
+        parts = []
+        for sid in sorted(stuck):
+            if sid in first:
+                eid, holder = first[sid]
+                parts.append(f"stream {sid} waits on event {eid}, " + (
+                    f"whose record is queued on stream {holder} behind work that cannot finish" if holder is not None
+                    else "which nobody records (aclrtStreamWaitEvent with no matching aclrtRecordEvent)"))
+            else:
+                parts.append(f"stream {sid} is blocked")
+        # follow waits -> the stream holding the record, looking for a cycle
+        for start in sorted(first):
+            seen, sid = [], start
+            while sid in first and first[sid][1] is not None and sid not in seen:
+                seen.append(sid)
+                sid = first[sid][1]
+            if sid in seen:
+                cyc = seen[seen.index(sid):]
+                ring = " -> ".join(f"stream {x} (waits on event {first[x][0]})" for x in cyc) + f" -> stream {cyc[0]}"
+                return f"a cycle of waits across streams: {ring}; " + "; ".join(parts)
+        return "; ".join(parts) if parts else "the device has no work it can run"
 
     def synchronize_stream(self, stream, progress=None) -> None:
         """Run the device until ``stream`` is idle. ``progress(kernels_done)``, if

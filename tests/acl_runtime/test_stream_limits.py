@@ -105,3 +105,29 @@ def test_elapsed_time_needs_timing_and_completed_records(dev):
     assert abs(ms * 1000 - (tb - ta)) <= 1.0                  # both from the device clock (us resolution)
     _, ret = acl.rt.event_elapsed_time(a, sync_only)
     assert ret == C.ACL_ERROR_INVALID_PARAM and "ACL_EVENT_SYNC" in acl.get_recent_err_msg()
+
+
+def test_a_cycle_of_waits_is_reported_naming_streams_and_events(dev):
+    """Stream A waits on e1 then records e2; stream B waits on e2 then records e1:
+    neither record can ever run. The sync ends at once with 507046 and the cycle."""
+    a, _ = acl.rt.create_stream()
+    b, _ = acl.rt.create_stream()
+    e1, _ = acl.rt.create_event()
+    e2, _ = acl.rt.create_event()
+    assert acl.rt.stream_wait_event(a, e1) == 0
+    assert acl.rt.record_event(e2, a) == 0
+    assert acl.rt.stream_wait_event(b, e2) == 0
+    assert acl.rt.record_event(e1, b) == 0
+    assert acl.rt.synchronize_stream(a) == C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
+    msg = acl.get_recent_err_msg()
+    assert "cycle of waits" in msg
+    assert f"stream {a} (waits on event {e1})" in msg and f"stream {b} (waits on event {e2})" in msg
+
+
+def test_a_wait_nobody_records_names_the_event(dev):
+    a, _ = acl.rt.create_stream()
+    e, _ = acl.rt.create_event()
+    assert acl.rt.stream_wait_event(a, e) == 0
+    assert acl.rt.synchronize_device() == C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
+    msg = acl.get_recent_err_msg()
+    assert f"stream {a} waits on event {e}, which nobody records" in msg and "cycle" not in msg
