@@ -1,0 +1,195 @@
+"""What streams buy: ``python -m benchmarks.streams [--chip NAME] [--requests N] [--plot FILE.png]``.
+
+Three measurements, each in one run of the simulator (timing-only: the same simulated
+times as a full run, no numbers), all times simulated:
+
+1. **Request parallelism.** N independent requests, each a batch-1 encoder FFN block
+   (``x[1, S, H] @ W1[H, 4H]`` -> Gelu -> ``@ W2[4H, H]`` -> Add -> LayerNorm, H = 768,
+   S = 32), spread round-robin over 1, 2, 4 and 8 streams. A small request leaves most
+   AI Cores idle (its kernels' ``block_dim`` is below the core count), so requests on
+   other streams fill them, until cores or HBM bandwidth saturate. The same table for
+   big requests (S = 2048, whose matmuls fill every AIC) shows what is left: on the
+   910B's separated AIC/AIV cores one request's Cube kernels overlap another's Vector
+   kernels (Gelu, Add, LayerNorm), which two streams already give; more give nothing.
+2. **Copy/compute overlap.** Each request first uploads its input (``aclrtMemcpyAsync``
+   H2D over the host link). Serial: upload and compute on one stream. Overlapped: the
+   upload of request i + 1 on a copy stream while request i computes, linked by
+   events (``aclrtRecordEvent`` / ``aclrtStreamWaitEvent``).
+3. **A two-stage pipeline.** Stage 1 (the first matmul and Gelu) on stream A, stage 2
+   (the rest) on stream B, linked per request by an event; against both stages on
+   one stream.
+
+Throughput is requests per simulated ms; latency per request is the mean time from
+its first task's start to its last task's end (device clock, from events). Every
+stream first waits on a "gate" event that is recorded only after the host has
+enqueued all the work, so the host's phase-1 and launch costs (serial, on the host
+clock) do not limit what the device can overlap: the tables measure the device.
+"""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+import opsnn
+from acl_runtime import Session
+
+H = 768
+
+
+def _weights(s: Session, h: int):
+    w1 = s.empty((h, 4 * h), np.float16)
+    w2 = s.empty((4 * h, h), np.float16)
+    return w1, w2
+
+
+def _stage1(x, w1, stream):
+    return opsnn.gelu(opsnn.matmul(x, w1, cube_math_type=0, stream=stream), stream=stream)
+
+
+def _stage2(h1, x, w2, stream, h: int):
+    y = opsnn.matmul(h1, w2, cube_math_type=0, stream=stream)
+    y = opsnn.add(y, x, stream=stream)
+    return opsnn.layer_norm(y, [h], stream=stream)
+
+
+def _gate(s: Session, streams) -> tuple:
+    """An event every stream in ``streams`` waits on (bound to its next record) and the
+    stream that will record it once all work is enqueued."""
+    gate, opener = s.event(), s.stream()
+    for st in streams:
+        st.wait(gate)
+    return gate, opener
+
+
+def _parallel(chip: str, n_req: int, n_streams: int, seq: int) -> tuple[float, float]:
+    """(simulated total us, mean latency us) of ``n_req`` requests over ``n_streams``."""
+    with Session(chip=chip, timing_only=True) as s:
+        w1, w2 = _weights(s, H)
+        xs = [s.empty((seq, H), np.float16) for _ in range(n_req)]
+        streams = [s.stream() for _ in range(n_streams)]
+        marks = []
+        t0, opener = _gate(s, streams)
+        for i, x in enumerate(xs):
+            st = streams[i % n_streams]
+            a = s.event()
+            a.record(st)
+            _stage2(_stage1(x, w1, st), x, w2, st, H)
+            b = s.event()
+            b.record(st)
+            marks.append((a, b))
+        end = s.event()
+        for st in streams[1:]:
+            e = s.event()
+            e.record(st)
+            streams[0].wait(e)
+        end.record(streams[0])
+        t0.record(opener)
+        s.synchronize()
+        total_us = end.elapsed_ms(t0, end) * 1e3
+        lat = float(np.mean([a.elapsed_ms(a, b) * 1e3 for a, b in marks]))
+        return total_us, lat
+
+
+def _overlap(chip: str, n_req: int, seq: int, overlapped: bool) -> float:
+    """Simulated us of ``n_req`` requests that each upload their input first."""
+    host = np.zeros((seq, H), np.float16)
+    with Session(chip=chip, timing_only=True) as s:
+        w1, w2 = _weights(s, H)
+        compute = s.stream()
+        copy = s.stream() if overlapped else compute
+        xs = [s.empty((seq, H), np.float16) for _ in range(n_req)]
+        start, opener = _gate(s, {compute, copy})
+        for x in xs:
+            s.memcpy(x, host, stream=copy)
+            if overlapped:
+                up = s.event()
+                up.record(copy)
+                compute.wait(up)
+            _stage2(_stage1(x, w1, compute), x, w2, compute, H)
+        end = s.event()
+        end.record(compute)
+        start.record(opener)
+        s.synchronize()
+        return end.elapsed_ms(start, end) * 1e3
+
+
+def _pipeline(chip: str, n_req: int, seq: int, two_streams: bool) -> float:
+    with Session(chip=chip, timing_only=True) as s:
+        w1, w2 = _weights(s, H)
+        sa = s.stream()
+        sb = s.stream() if two_streams else sa
+        xs = [s.empty((seq, H), np.float16) for _ in range(n_req)]
+        start, opener = _gate(s, {sa, sb})
+        for x in xs:
+            h1 = _stage1(x, w1, sa)
+            if two_streams:
+                e = s.event()
+                e.record(sa)
+                sb.wait(e)
+            _stage2(h1, x, w2, sb, H)
+        end = s.event()
+        end.record(sb)
+        start.record(opener)
+        s.synchronize()
+        return end.elapsed_ms(start, end) * 1e3
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--chip", default="ascend910b2")
+    ap.add_argument("--requests", type=int, default=16, help="requests per measurement (default 16)")
+    ap.add_argument("--plot", metavar="FILE.png", help="save throughput vs streams (needs matplotlib)")
+    a = ap.parse_args(argv)
+    con = Console()
+    rows = {}
+    for seq, label, n in ((32, "small (S=32)", a.requests), (2048, "big (S=2048)", max(4, a.requests // 4))):
+        t = Table(title=f"{n} independent FFN requests, {label}, {a.chip}: more streams")
+        for c in ("streams", "total us", "requests / ms", "mean latency us", "speed-up vs 1 stream"):
+            t.add_column(c, justify="right")
+        base = None
+        rows[label] = []
+        for ns in (1, 2, 4, 8):
+            total, lat = _parallel(a.chip, n, ns, seq)
+            base = base or total
+            rows[label].append((ns, n / (total / 1e3)))
+            t.add_row(str(ns), f"{total:.1f}", f"{n / (total / 1e3):.2f}", f"{lat:.1f}", f"{base / total:.2f}x")
+        con.print(t)
+    t = Table(title=f"{a.requests} requests, each uploading its input first (S=32)")
+    for c in ("schedule", "total us", "vs serial"):
+        t.add_column(c, justify="right")
+    ser = _overlap(a.chip, a.requests, 32, False)
+    ovl = _overlap(a.chip, a.requests, 32, True)
+    t.add_row("upload and compute on one stream", f"{ser:.1f}", "1.00x")
+    t.add_row("upload on a copy stream, events", f"{ovl:.1f}", f"{ser / ovl:.2f}x")
+    con.print(t)
+    t = Table(title=f"{a.requests} requests as a two-stage pipeline (S=32)")
+    for c in ("schedule", "total us", "vs one stream"):
+        t.add_column(c, justify="right")
+    one = _pipeline(a.chip, a.requests, 32, False)
+    two = _pipeline(a.chip, a.requests, 32, True)
+    t.add_row("both stages on one stream", f"{one:.1f}", "1.00x")
+    t.add_row("stage 1 on A, stage 2 on B, an event per request", f"{two:.1f}", f"{one / two:.2f}x")
+    con.print(t)
+    if a.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for label, pts in rows.items():
+            ax.plot([p[0] for p in pts], [p[1] / pts[0][1] for p in pts], marker="o", label=label)
+        ax.set_xlabel("streams")
+        ax.set_ylabel("throughput vs 1 stream")
+        ax.set_xscale("log", base=2)
+        ax.legend()
+        ax.set_title(f"request parallelism on {a.chip}")
+        fig.tight_layout()
+        fig.savefig(a.plot, dpi=120)
+        con.print(f"wrote {a.plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
