@@ -132,6 +132,27 @@ class Event:
         with raising():
             runtime().synchronize_event(self.handle)
 
+    def query(self) -> bool:
+        """aclrtQueryEventStatus: True once the latest record has run on the device
+        (False if never recorded or still queued). Does not advance the device."""
+        self.session._check_open()
+        with raising():
+            return runtime().query_event_status(self.handle) == C.ACL_EVENT_RECORDED_STATUS_COMPLETE
+
+    def reset(self, stream: Stream | None = None) -> None:
+        """aclrtResetEvent on ``stream`` (default stream if None)."""
+        self.session._check_open()
+        with raising():
+            runtime().reset_event(self.handle, stream_handle(stream))
+
+    @property
+    def timestamp_us(self) -> int:
+        """aclrtEventGetTimestamp: device time (us) at which the latest record ran;
+        InvalidParamError before a completed record."""
+        self.session._check_open()
+        with raising():
+            return runtime().event_timestamp_us(self.handle)
+
     def destroy(self) -> None:
         """aclrtDestroyEvent."""
         self.session._check_open()

@@ -131,3 +131,19 @@ def test_a_wait_nobody_records_names_the_event(dev):
     assert acl.rt.synchronize_device() == C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
     msg = acl.get_recent_err_msg()
     assert f"stream {a} waits on event {e}, which nobody records" in msg and "cycle" not in msg
+
+
+def test_pythonic_event_query_timestamp_reset():
+    from acl_runtime import InvalidParamError, Session
+    with Session(chip="tiny", timing_only=True) as s:
+        st = s.stream()
+        e = s.event()
+        assert e.query() is False
+        with pytest.raises(InvalidParamError):
+            _ = e.timestamp_us
+        s.empty((ELEMS,), np.float32)
+        e.record(st)
+        st.synchronize()
+        assert e.query() is True and e.timestamp_us >= 0
+        e.reset(st)
+        assert e.query() is False
