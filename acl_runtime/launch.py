@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from .errors import AclError
 from .runtime import runtime
+from .sanitizer import SANITIZER
 
 _RT = runtime()
 _CTX = _RT.context      # reset in place by aclFinalize, never replaced
@@ -63,5 +64,7 @@ check_kernel = _QUEUE.check_kernel
 #: (The queue's bound method itself: this is the phase-2 hot path.)
 launch_prepared = _QUEUE.launch_prepared
 
+#: the stream sanitizer (:mod:`acl_runtime.sanitizer`): while ``SANITIZER.enabled``,
+#: phase 2 passes ``ranges=(reads, writes, workspace)`` to ``launch_prepared``.
 __all__ = ["AclError", "current_chip", "device_chip", "deterministic", "check_kernel", "charge_prepare",
-           "launch_prepared"]
+           "launch_prepared", "SANITIZER"]

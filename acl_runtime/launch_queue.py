@@ -17,6 +17,7 @@ from . import constants as C
 from .errors import AclError
 from .host_clock import HOST_COST_NS
 from .profiler import HOST_TRACK
+from .sanitizer import SANITIZER
 
 
 class LaunchQueue:
@@ -56,13 +57,15 @@ class LaunchQueue:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
 
     def launch_prepared(self, stream, kernels: list, launch_args: list, name: str, addrs: list,
-                        workspace: int) -> None:
+                        workspace: int, ranges=None) -> None:
         """Phase 2's runtime half, for opsnn: per kernel, charge one ``aclnn_launch``,
         record the host launch span ``name`` (with a flow arrow to the device task it
         creates) and queue the kernel bound to ``addrs`` (slot addresses) and
         ``workspace``. ``kernels``: objects with ``spec`` and ``make_body(addrs, ws)``
         already checked against the chip (:meth:`check_kernel`). Raises AclError for a
-        stream that does not exist or when no device is set."""
+        stream that does not exist or when no device is set. ``ranges``: for the stream
+        sanitizer, ``(reads, writes, workspace)`` of (address, nbytes) pairs (the caller
+        builds it only while ``SANITIZER.enabled``)."""
         ctx = self.ctx
         dev = ctx.device
         s = None
@@ -82,6 +85,8 @@ class LaunchQueue:
             prof.flow = fid = prof.flow + 1
             span(HOST_TRACK, name, start, dur, "host", args, fid, True)
             pending.append((s, k, addrs, workspace, end, fid))
+        if ranges is not None:
+            SANITIZER.task(s.stream_id, name, ranges[0], ranges[1], ranges[2])
 
     def flush(self) -> None:
         """Hand deferred phase-2 launches to the device, in order. A kernel the device

@@ -17,6 +17,7 @@ from npu_sim import DeviceMemoryError
 
 from . import constants as C
 from .errors import AclError, as_int
+from .sanitizer import SANITIZER
 
 
 class Memory:
@@ -170,5 +171,10 @@ class Memory:
         t, fid = self.profiler.host_span("memcpy" if sync else "memcpy_async",
                                          f"aclrtMemcpy{'' if sync else 'Async'} {tag}", {"bytes": count}, flow=True)
         proc = dev.submit_memcpy(s, count, tag, apply, t, fid)
+        if SANITIZER.enabled:
+            SANITIZER.task(s.stream_id, f"aclrtMemcpy{'' if sync else 'Async'} {tag}",
+                           reads=((src, count),) if tag != "H2D" else (),
+                           writes=((dst, count),) if tag != "D2H" else ())
         if sync:
             rt.streams.wait(proc, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+            SANITIZER.synchronized([s.stream_id])

@@ -19,6 +19,7 @@ opsnn reaches the runtime only through :mod:`acl_runtime.launch`.
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from npu_sim import Device
@@ -29,6 +30,7 @@ from .errors import AclError, as_int, get_recent_err_msg, set_recent_err_msg
 from .launch_queue import LaunchQueue
 from .memory import Memory
 from .profiler import HOST_TRACK, Profiler
+from .sanitizer import SANITIZER
 from .streams import Streams
 
 
@@ -87,8 +89,11 @@ class Runtime:
 
     # ---- lifecycle --------------------------------------------------------------------
     def init(self, chip: Any = None, backed: bool = True) -> None:
-        """aclInit (:meth:`Context.init`)."""
+        """aclInit (:meth:`Context.init`); the stream sanitizer starts afresh
+        (``NPU_SIM_SANITIZE=1`` turns it on)."""
         self.context.init(chip, backed)
+        SANITIZER.reset()
+        SANITIZER.enabled = os.environ.get("NPU_SIM_SANITIZE", "") == "1"
 
     def finalize(self) -> None:
         """aclFinalize: finish all queued work, then forget every device, buffer,

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from . import constants as C
+from . import sanitizer
 from .device_array import DeviceArray
 from .errors import AclError, InvalidParamError, NotInitializedError, RepeatInitializeError, raising
 from .handles import Event, MemcpyKind, Stream, as_dtype, as_shape, check_int, stream_handle
@@ -54,14 +55,18 @@ class Session:
             wrong type, unreadable file, YAML syntax, pydantic validation).
         timing_only: keep no data (device memory unbacked, kernel bodies skipped):
             for architecture sweeps. ``DeviceArray.numpy()`` then raises.
+        sanitize: run the stream sanitizer (:mod:`acl_runtime.sanitizer`): races
+            between tasks no event orders are issued as ``SanitizerWarning`` and kept
+            in :attr:`findings`.
 
     ACL has one process-wide context, so sessions do not nest: opening a second one
     (or opening one while the binding has ACL initialised) raises RepeatInitializeError.
     """
 
-    def __init__(self, chip: Any = None, *, timing_only: bool = False):
+    def __init__(self, chip: Any = None, *, timing_only: bool = False, sanitize: bool = False):
         self.chip_name = chip
         self.timing_only = timing_only
+        self.sanitize = sanitize
         self._open = False
         self._device = None                              # the npu_sim Device this session opened
         self._backed = not timing_only
@@ -90,7 +95,14 @@ class Session:
         self._device = rt.device
         self._open = True
         _ACTIVE = self
+        if self.sanitize:
+            sanitizer.enable(True)
         return self
+
+    @property
+    def findings(self) -> list:
+        """The stream sanitizer's findings so far (:class:`acl_runtime.sanitizer.Finding`)."""
+        return sanitizer.findings()
 
     def close(self) -> None:
         """aclFinalize: finish all queued work and drop every buffer, stream and event.

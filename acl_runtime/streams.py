@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from . import constants as C
 from .errors import AclError, as_int
+from .sanitizer import SANITIZER
 
 
 class Streams:
@@ -163,6 +164,7 @@ class Streams:
         t, _ = self.profiler.host_span("record_event", "aclrtRecordEvent")
         fired = self.ctx.device.submit_record(s, e, t)
         self.record_log.setdefault(e.event_id, []).append((s.stream_id, fired))
+        SANITIZER.record(e.event_id, s.stream_id)
 
     def stream_wait_event(self, stream, event) -> None:
         e, s = self.event(event), self.stream(stream)
@@ -172,6 +174,7 @@ class Streams:
         n = len(self.record_log.get(e.event_id, ()))
         self.wait_log.append((s.stream_id, e.event_id, n - 1 if e.records else n))
         self.ctx.device.submit_wait(s, e, t)
+        SANITIZER.wait(s.stream_id, e.event_id)
 
     # ---- waiting ----------------------------------------------------------------------
     def wait(self, ev, stream, timeout_code: int, progress=None) -> None:
@@ -250,6 +253,7 @@ class Streams:
         self._flush()
         self.profiler.host_span("synchronize", "aclrtSynchronizeStream")
         self.wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, progress)
+        SANITIZER.synchronized([s.stream_id])
 
     def synchronize_device(self) -> None:
         dev = self.ctx.need_device()
@@ -257,6 +261,7 @@ class Streams:
         self.profiler.host_span("synchronize", "aclrtSynchronizeDevice")
         for s in list(dev.streams.values()):
             self.wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+        SANITIZER.synchronized()
 
     def synchronize_event(self, event) -> None:
         e = self.event(event)
@@ -264,6 +269,7 @@ class Streams:
         self.profiler.host_span("synchronize", "aclrtSynchronizeEvent")
         if e.records:
             self.wait(e.records[-1], None, C.ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
+            SANITIZER.event_synchronized(e.event_id)
 
     def event_elapsed_time(self, start, end) -> float:
         """aclrtEventElapsedTime: ms between two completed records (100000 if either has

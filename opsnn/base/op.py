@@ -24,7 +24,7 @@ from typing import Callable
 
 from acl_runtime import launch
 from acl_runtime.host_clock import HOST_COST_NS, prepare_cost_ns
-from acl_runtime.launch import AclError, charge_prepare, check_kernel, device_chip, launch_prepared
+from acl_runtime.launch import SANITIZER, AclError, charge_prepare, check_kernel, device_chip, launch_prepared
 
 from .cache import CACHE, CacheVerifyError, plan_signature
 from .executor import PREPARED, REPEATABLE, RELEASED, ExecutorPlan, _release, aclOpExecutor
@@ -149,7 +149,11 @@ def _launch(name: str, executor: aclOpExecutor, plan, addrs: list, workspace, st
     """The end both phase-2 paths share: hand the kernels to the stream, count the run,
     release a single-use executor. 361001 for a runtime refusal, 561000 otherwise."""
     try:
-        launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0)
+        if SANITIZER.enabled:
+            launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0,
+                            _ranges(executor, addrs, workspace))
+        else:
+            launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0)
     except AclError as e:
         return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
     except Exception as e:  # noqa: BLE001 - never crash the caller
@@ -158,6 +162,20 @@ def _launch(name: str, executor: aclOpExecutor, plan, addrs: list, workspace, st
     if executor.state == PREPARED:
         _release(executor, RELEASED)
     return ACLNN_SUCCESS
+
+
+def _ranges(executor: aclOpExecutor, addrs: list, workspace) -> tuple:
+    """(reads, writes, workspace) device byte ranges of one launch, for the stream
+    sanitizer: each input slot's view extent is read, each output's written."""
+    n_in = executor.plan.n_inputs
+    reads, writes = [], []
+    for i, (t, a) in enumerate(zip(executor.slots, addrs)):
+        if t is None or not a or t.numel == 0:
+            continue
+        item = t.itemsize
+        extent = sum((d - 1) * s for d, s in zip(t.view_shape, t.view_strides)) + 1
+        (reads if i < n_in else writes).append((a + t.view_offset * item, extent * item))
+    return reads, writes, ((workspace, executor.workspace_size) if workspace else None)
 
 
 def _execute_checked(op_name: str, workspace, workspace_size, executor, stream) -> int:
