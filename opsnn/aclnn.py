@@ -26,6 +26,7 @@ from .activation.lrn import aclnnLrn, aclnnLrnGetWorkspaceSize
 from .norm.layer_norm import aclnnLayerNorm, aclnnLayerNormGetWorkspaceSize
 from .attention.flash_attention_score import aclnnFlashAttentionScore, aclnnFlashAttentionScoreGetWorkspaceSize
 from .norm.rms_norm import aclnnRmsNorm, aclnnRmsNormGetWorkspaceSize
+from .norm.group_norm import aclnnGroupNorm, aclnnGroupNormGetWorkspaceSize
 from .math.elementwise import (aclnnAdds, aclnnAddsGetWorkspaceSize, aclnnDiv, aclnnDivGetWorkspaceSize, aclnnDivs,
                                aclnnDivsGetWorkspaceSize, aclnnInplaceAdd, aclnnInplaceAddGetWorkspaceSize,
                                aclnnInplaceAdds, aclnnInplaceAddsGetWorkspaceSize, aclnnInplaceDiv,
