@@ -13,6 +13,7 @@ module             ops
                    Equal
 ``linear``         Gemm, MatMul, Softmax, LayerNormalization, ReduceSum, ReduceMean,
                    FlashAttentionScore
+``norm``           GroupNormalization, InstanceNormalization (aclnnGroupNorm)
 ``layout``         Transpose, Concat, Gather, Slice
 ``shape``          Reshape, Flatten, Identity, Dropout, Squeeze, Unsqueeze, Expand
                    (and Shape, Size, ConstantOfShape: refused as dynamic)
@@ -27,7 +28,7 @@ and node, and :func:`lower_node` turns anything else a handler raises into one t
 """
 from __future__ import annotations
 
-from . import cnn, elementwise, layout, linear, shape  # noqa: F401  (each registers its handlers)
+from . import cnn, elementwise, layout, linear, norm, shape  # noqa: F401  (each registers its handlers)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node
