@@ -5,6 +5,8 @@ node                          aclnn prepare
 ============================  =================================================================
 FusedConv                     aclnnFusedConvolution: Conv with BatchNorm folded and/or a FixPipe
                               activation (``attrs["activation"]``), members ``attrs["fused"]``
+FusedMatMul                   aclnnFusedMatmul: MatMul/Gemm + bias (BiasTable) + FixPipe
+                              activation; an N-D A runs as one GEMM over its folded rows
 FusedElementwise              aclnnFusedElementwise over the chain ``attrs["steps"]``; if the
                               kernel refuses it (e.g. an integer dtype) the members
                               (``attrs["members"]``) are lowered one by one instead
@@ -16,7 +18,7 @@ from ..errors import UnsupportedModelError
 from ..graph import Node
 from .cnn import lower_conv
 from .registry import register
-from .tensors import DTensor, prepare
+from .tensors import DTensor, numel, prepare
 
 
 @register("FusedConv")
@@ -25,6 +27,31 @@ def lower_fused_conv(ctx, node: Node, ins: list[DTensor]):
     fused = (str(a.get("activation", "none")), float(a.get("activation_alpha", 0.0)),
              float(a.get("activation_beta", 0.0)), tuple(a.get("fused", ("Conv",))))
     return lower_conv(ctx, node, ins, fused=fused)
+
+
+def _act(node: Node) -> tuple:
+    a = node.attrs
+    return (str(a.get("activation", "none")), float(a.get("activation_alpha", 0.0)),
+            float(a.get("activation_beta", 0.0)), tuple(a.get("fused", (node.op_type,))))
+
+
+@register("FusedMatMul")
+def lower_fused_matmul(ctx, node: Node, ins: list[DTensor]):
+    a, w = ins[0], ins[1]
+    bias = ins[2] if len(ins) > 2 else None
+    if node.attrs.get("transB"):
+        r, c = w.shape
+        w = ctx.view(w, node.outputs[0] + "__B_T", (c, r), strides=(1, c))
+    shape = a.shape[:-1] + (w.shape[1],)
+    out = ctx.alloc(node.outputs[0], shape, a.dtype)
+    a2, o2 = a, out
+    if len(a.shape) > 2:   # [..., M, K] @ [K, N] as one GEMM over the folded rows (as lower_matmul)
+        rows = numel(a.shape[:-1])
+        a2 = ctx.view(a, a.name + "__rows", (rows, a.shape[-1]))
+        o2 = ctx.view(out, node.outputs[0] + "__rows", (rows, w.shape[1]))
+    call = prepare(node, "aclnnFusedMatmul", a2.tensor, w.tensor, bias.tensor if bias is not None else None,
+                   *_act(node), o2.tensor, 0)
+    return [out], [call]
 
 
 @register("FusedElementwise", opset=True)

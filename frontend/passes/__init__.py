@@ -40,7 +40,7 @@ class Pass:
 PASSES: tuple[Pass, ...] = (
     Pass("fold_batchnorm", "inference BatchNormalization folded into the preceding Conv/Gemm weights and bias",
          fold_batchnorm),
-    Pass("fuse_cube_epilogue", "Relu/LeakyRelu/Clip after a Conv applied by FixPipe as L0C drains to GM",
+    Pass("fuse_cube_epilogue", "bias and Relu/LeakyRelu/Clip after a Conv/MatMul/Gemm applied as L0C drains to GM",
          fuse_cube_epilogue),
     Pass("fuse_elementwise", "maximal pointwise chains (one output) as one vector kernel, intermediates in UB",
          fuse_elementwise),
