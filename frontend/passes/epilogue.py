@@ -24,7 +24,8 @@ On the matmul side: ``MatMul(A, W)`` with a constant 2-D ``W`` [K, N] and A at l
 as the only consumer, then optionally an activation as above (at least one of the
 two), becomes one ``FusedMatMul`` node (``aclnnFusedMatmul``: bias in the BiasTable,
 activation in FixPipe). ``Gemm`` with ``alpha`` = 1, no ``transA`` and a constant C
-of N values (or none) followed by an activation becomes one too (``transB`` kept).
+of N values (or none) followed by an activation, or one ``fold_batchnorm`` changed,
+becomes one too (``transB`` kept).
 """
 from __future__ import annotations
 
@@ -110,7 +111,7 @@ def _fuse_matmul(g: Graph, cons, mm: Node, drop: set) -> bool:
     act = _activation(g, act_node) if act_node is not None and act_node.inputs[0] == last.outputs[0] else None
     if act is not None:
         chain.append(act_node)
-    if len(chain) == 1:
+    if len(chain) == 1 and not mm.attrs.get("fused"):   # a BN-folded Gemm alone still names its members
         return False
     ins = [mm.inputs[0], mm.inputs[1]]
     if bias is not None:

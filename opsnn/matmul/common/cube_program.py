@@ -47,8 +47,10 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
     ``epilogue``. They ride on the FIXPIPE stage at no extra bytes, so FixPipe's time
     stays the existing stage formula of ``npu_sim/hardware/cost.py`` (bytes /
     ``fixpipe_bytes_per_cycle`` + per-transfer latency). Source: [AC] the Ascend C
-    ``Fixpipe`` API applies ReLU and quantization in-line on the L0C->GM path
-    (``FixpipeParams`` reluEn / quantPre); [A] in-line at no throughput cost.
+    ``Fixpipe`` API documents in-line ("along the path") ReLU and quantization while
+    moving L0C to GM/UB (``SetFixPipeConfig`` takes the reluPre/quantPre parameters);
+    [A] LeakyReLU and clip ride the same pre-ReLU stage, and none of them costs
+    FixPipe throughput.
     """
     frac = FRAC
     k_frac = k_fractal(cube_dtype)

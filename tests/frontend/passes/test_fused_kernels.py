@@ -79,3 +79,18 @@ def test_fused_elementwise_refuses_mixed_dtypes_and_bad_steps(npu, rng):
     npu.run(prep, opsnn.aclnnFusedElementwise)
     ah = npu.to_host(a[0], (4, 8), np.float32)
     np.testing.assert_array_equal(npu.to_host(o[0], (4, 8), np.float32), np.maximum(ah + ah, 0))
+
+
+def test_fused_gelu_chain_matches_the_float64_golden(npu, rng):
+    from opsnn.math.fused_elementwise.golden import fused_elementwise_golden
+    x = rng.standard_normal((3, 40)).astype(np.float32)
+    consts = [np.float32(1.41421), np.float32(1.0), np.float32(0.5)]
+    ins = [npu.to_device(a) for a in [x] + [np.asarray(c) for c in consts]]
+    o = npu.empty((3, 40), np.float32)
+    steps = (("Div", (0, 1), ()), ("Erf", (4,), ()), ("Add", (5, 2), ()), ("Mul", (0, 6), ()), ("Mul", (7, 3), ()))
+    prep = opsnn.aclnnFusedElementwiseGetWorkspaceSize([t for _, t in ins], steps, (), o[1])
+    assert prep[2] == 0, opsnn.aclGetRecentErrMsg()
+    assert prep[1].kernels[0].spec.args["live_tiles"] == 1 + 2 + 1   # x streamed, 2 rows, out (constants resident)
+    npu.run(prep, opsnn.aclnnFusedElementwise)
+    ref = fused_elementwise_golden([x] + consts, steps)
+    np.testing.assert_allclose(npu.to_host(o[0], (3, 40), np.float32), ref, rtol=1e-6, atol=1e-6)
