@@ -39,9 +39,18 @@ class RunResult:
 
 class ModelRunner:
     """Prepare once, run many. Requires ACL initialised with device 0 set
-    (``acl.init()``, ``acl.rt.set_device(0)``)."""
+    (``acl.init()``, ``acl.rt.set_device(0)``).
 
-    def __init__(self, graph: Graph):
+    ``mode``: "eager" (one aclnn kernel per node, the default here) or "graph" (the
+    :mod:`frontend.passes` rewrites first, minus ``disable_passes``; ``npu-sim run``'s
+    default). ``self.graph`` is the graph lowered, ``self.passes`` the rewrites made.
+    Raises ValueError for an unknown mode or pass."""
+
+    def __init__(self, graph: Graph, mode: str = "eager", disable_passes=()):
+        from .passes import apply_passes
+        self.mode = mode
+        self.source_graph = graph
+        graph, self.passes = apply_passes(graph, mode, disable_passes)
         self.graph = graph
         self.values: dict[str, DTensor] = {}
         self.program = PreparedProgram()

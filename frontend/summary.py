@@ -43,10 +43,12 @@ def engine_busy(records: list[dict], chip: ChipConfig) -> tuple[dict[str, float]
 
 def print_summary(console: Console, *, model: str, chip: ChipConfig, result, records: list[dict],
                   peak_bytes: int, weight_bytes: int, trace_path: str | None, check: dict | None,
-                  prepare_s: float, ref_s: float | None, top: int = 10) -> None:
-    """Print the whole summary of one model run."""
+                  prepare_s: float, ref_s: float | None, top: int = 10, mode: str | None = None) -> None:
+    """Print the whole summary of one model run (``mode``: "graph"/"eager", named in
+    the title when given)."""
     lat_us = result.device_ns / 1e3
-    head = Table(title=f"npu-sim: {model} on {chip.name}", show_header=False, title_justify="left")
+    head = Table(title=f"npu-sim: {model} on {chip.name}" + (f" ({mode} mode)" if mode else ""), show_header=False,
+                 title_justify="left")
     head.add_column(style="bold")
     head.add_column()
     head.add_row("simulated latency", f"{lat_us:,.1f} us  (start->end event on the stream, aclrtEventElapsedTime)")

@@ -16,6 +16,9 @@ from .math.elementwise import (aclnnAdd, aclnnAddGetWorkspaceSize, aclnnAdds, ac
 from .matmul.matmul import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnMatmul, aclnnMatmulGetWorkspaceSize, aclnnMm,
                             aclnnMmGetWorkspaceSize)
 from .conv.convolution import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
+from .conv.convolution import aclnnFusedConvolution, aclnnFusedConvolutionGetWorkspaceSize
+from .matmul.matmul import aclnnFusedMatmul, aclnnFusedMatmulGetWorkspaceSize
+from .math.fused_elementwise import aclnnFusedElementwise, aclnnFusedElementwiseGetWorkspaceSize
 from .norm.batch_norm import aclnnBatchNorm, aclnnBatchNormGetWorkspaceSize
 from .pooling.max_pool import (aclnnMaxPool, aclnnMaxPool2dWithIndices, aclnnMaxPool2dWithIndicesGetWorkspaceSize,
                                aclnnMaxPoolGetWorkspaceSize)

@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-progress", action="store_true", help="no progress bars")
     r.add_argument("--no-fuse", action="store_true",
                    help="keep attention decomposed (MatMul/Softmax) instead of fusing it into FlashAttentionScore")
+    r.add_argument("--mode", choices=("graph", "eager"), default="graph",
+                   help="graph: the graph compiler's fusions first (default); eager: one aclnn kernel per node")
+    r.add_argument("--passes", action="store_true", help="list the graph-mode passes in order and exit")
+    r.add_argument("--disable-pass", metavar="NAME", action="append", default=[],
+                   help="turn one graph-mode pass off (repeatable; see --passes)")
     i = sub.add_parser("info", help="list a model's inputs, outputs and operators",
                        description="Show what a model needs (input names, shapes, dtypes, for --inputs) and "
                                    "whether every operator is supported. With no MODEL, lists the light models.")

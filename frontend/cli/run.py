@@ -68,8 +68,16 @@ def cmd_run(args, console: Console) -> int:
 
     from .. import profiling
     from ..errors import DeviceError, UnsupportedModelError
+    from ..passes import PASSES, pass_names
     from ..runner import ModelRunner
 
+    if args.passes:
+        for i, p in enumerate(PASSES, 1):
+            console.print(f"{i}. {p.name}: {p.doc}", highlight=False)
+        return 0
+    bad = sorted(set(args.disable_pass) - set(pass_names()))
+    if bad:
+        raise CliError(f"unknown pass {', '.join(bad)}; passes: {', '.join(pass_names())}")
     path = resolve_model(args.model)
     try:
         chip = get_chip(args.chip)
@@ -104,10 +112,10 @@ def cmd_run(args, console: Console) -> int:
     if acl.init(chip=chip) != 0 or acl.rt.set_device(0) != 0:
         raise CliError(acl.get_recent_err_msg())
     try:
-        runner = ModelRunner(graph)
+        runner = ModelRunner(graph, mode=args.mode, disable_passes=args.disable_pass)
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       TimeElapsedColumn(), console=console, transient=True, disable=args.no_progress) as prog:
-            tp = prog.add_task("prepare (phase 1)", total=len(graph.nodes))
+            tp = prog.add_task("prepare (phase 1)", total=len(runner.graph.nodes))
             runner.prepare(lambda i, n: prog.update(tp, completed=i))
             prepare_s = time.perf_counter() - t0
             tr = prog.add_task("execute (simulate)", total=max(len(runner.calls), 1))
@@ -116,7 +124,8 @@ def cmd_run(args, console: Console) -> int:
         peak = profiling.peak_memory_bytes()
         trace_path = None
         if trace_file is not None:
-            profiling.write_trace(trace_file, metadata={"model": str(path), "chip": chip.name})
+            profiling.write_trace(trace_file, metadata={"model": str(path), "chip": chip.name,
+                                                                "mode": args.mode})
             trace_path = f"{trace_file}  (open in https://ui.perfetto.dev or chrome://tracing)"
     except UnsupportedModelError as e:
         raise CliError(str(e)) from None
@@ -150,7 +159,7 @@ def cmd_run(args, console: Console) -> int:
     from ..summary import print_summary
     print_summary(console, model=path.name, chip=chip, result=result, records=records, peak_bytes=peak,
                   weight_bytes=runner.weight_bytes, trace_path=trace_path, check=check, prepare_s=prepare_s,
-                  ref_s=ref_s, top=args.top)
+                  ref_s=ref_s, top=args.top, mode=args.mode)
     if check is not None and not check["rel_err"] <= check["tol"]:
         return 1
     return 0

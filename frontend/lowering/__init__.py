@@ -17,6 +17,7 @@ module             ops
 ``layout``         Transpose, Concat, Gather, Slice
 ``shape``          Reshape, Flatten, Identity, Dropout, Squeeze, Unsqueeze, Expand
                    (and Shape, Size, ConstantOfShape: refused as dynamic)
+``fused``          FusedConv, FusedElementwise (graph mode, :mod:`frontend.passes`)
 =================  ======================================================================
 
 Shared pieces: :mod:`.attrs` (attribute and axis access), :mod:`.tensors` (DTensor,
@@ -28,7 +29,7 @@ and node, and :func:`lower_node` turns anything else a handler raises into one t
 """
 from __future__ import annotations
 
-from . import cnn, elementwise, layout, linear, norm, shape  # noqa: F401  (each registers its handlers)
+from . import cnn, elementwise, fused, layout, linear, norm, shape  # noqa: F401  (each registers its handlers)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node

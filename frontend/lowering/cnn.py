@@ -84,8 +84,10 @@ def _to_2d(kernel, st, dl, pads):
 
 
 @register("Conv")
-def lower_conv(ctx, node: Node, ins: list[DTensor]):
-    """Conv over [N, C, H, W], or [N, C, L] as a 2-D Conv over the [N, C, 1, L] view."""
+def lower_conv(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None):
+    """Conv over [N, C, H, W], or [N, C, L] as a 2-D Conv over the [N, C, 1, L] view.
+    ``fused``: (activation, alpha, beta, member op types) for aclnnFusedConvolution
+    (graph mode, :mod:`frontend.lowering.fused`)."""
     x, w = ins[0], ins[1]
     b = ins[2] if len(ins) > 2 else None
     nsp = _spatial_rank(node, x)
@@ -105,6 +107,10 @@ def lower_conv(ctx, node: Node, ins: list[DTensor]):
         kernel, st, dl, pads = _to_2d(kernel, st, dl, pads)
     padding = [pads[0], pads[2], pads[1], pads[3]]  # opsnn: [top, bottom, left, right]
     ia = opsnn.aclCreateIntArray
+    if fused is not None:
+        call = prepare(node, "aclnnFusedConvolution", x4.tensor, w4.tensor, b.tensor if b else None, ia(st),
+                       ia(padding), ia(dl), False, ia([0, 0]), g, *fused, o4.tensor, 0)
+        return [out], [call]
     call = prepare(node, "aclnnConvolution", x4.tensor, w4.tensor, b.tensor if b else None, ia(st), ia(padding),
                  ia(dl), False, ia([0, 0]), g, o4.tensor, 0)
     return [out], [call]

@@ -34,16 +34,18 @@ from npu_sim.program import KernelSpec
 
 from ...base.memview import tensor_view, write_out
 from ...matmul.common.cube_math import round_operand
-from ...matmul.common.cube_program import cube_program
+from ...matmul.common.cube_program import apply_epilogue, cube_program
 from .tiling_data import ConvolutionTilingData
 
 
-def tile_program(td: ConvolutionTilingData, args: dict, tiling_key: int) -> KernelSpec:
+def tile_program(td: ConvolutionTilingData, args: dict, tiling_key: int, *, name: str = "Convolution",
+                 epilogue: tuple[str, ...] = ()) -> KernelSpec:
     """The AIC kernel spec of a convolution tiled as ``td`` (module doc). ``args``:
-    trace args (shapes, attrs, the GEMM); the cube tiling struct and FLOPs are added."""
-    return cube_program(td.cube, "Convolution", td.in_itemsize, td.out_itemsize, td.cube_dtype,
+    trace args (shapes, attrs, the GEMM); the cube tiling struct and FLOPs are added.
+    ``epilogue``: FixPipe activations (graph mode; see ``cube_program``)."""
+    return cube_program(td.cube, name, td.in_itemsize, td.out_itemsize, td.cube_dtype,
                         a_gm_reuse=td.a_gm_reuse, tiling_key=tiling_key, args=args,
-                        bias_itemsize=td.bias_itemsize)
+                        bias_itemsize=td.bias_itemsize, epilogue=epilogue)
 
 
 def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: int,
@@ -94,9 +96,10 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
     return r
 
 
-def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=None):
+def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=None, act=None):
     """Body factory. Slots: input, weight, [bias,] output. ``compute``: as for
-    :func:`conv2d_nchw`."""
+    :func:`conv2d_nchw`. ``act``: (activation, alpha, beta) FixPipe applies to the fp32
+    result before the write (graph mode)."""
     def make(addrs, ws):
         def body(mem):
             if out_t.numel == 0:
@@ -105,6 +108,8 @@ def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=
             w = tensor_view(mem, addrs[1], w_t)
             b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
             r = conv2d_nchw(x, w, stride, pads, dilation, groups, b, compute)
+            if act is not None:
+                r = apply_epilogue(r, *act)
             write_out(mem, addrs[-1], out_t, r)
         return body
     return make

@@ -64,7 +64,7 @@ def _int_list(name: str, value, lengths: tuple[int, ...]) -> list[int]:
 
 
 def _build(chip, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups,  # noqa: A002
-           output, cubeMathType):  # noqa: N803
+           output, cubeMathType, fused=None):  # noqa: N803
     # 1. null pointers
     check_not_null(OP, input=input, weight=weight, output=output, stride=stride, padding=padding,
                    dilation=dilation)
@@ -133,11 +133,16 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
             "dtype": input.dtype_name, "stride": [sh, sw], "padding": list(pads), "dilation": [dh, dw],
             "groups": g, "bias": bias is not None, "cubeMathType": cmt, "compute_dtype": compute_dtype_name(cube),
             "gemm": {"batch": td.batch, "m": td.m, "n": td.n, "k": td.k, "a_gm_reuse": td.a_gm_reuse}}
-    spec = tile_program(td, args, res.tiling_key)
+    act, name, epi = None, "Convolution", ()
+    if fused is not None:  # aclnnFusedConvolution (graph mode)
+        act, names = fused
+        name, epi = "FusedConvolution", ((act[0],) if act[0] != "none" else ())
+        args = dict(args, fused=list(names), activation=act[0], activation_alpha=act[1], activation_beta=act[2])
+    spec = tile_program(td, args, res.tiling_key, name=name, epilogue=epi)
     inputs = [input, weight] + ([bias] if bias is not None else [])
     body = conv_body(input, weight, bias, output, (sh, sw), pads, (dh, dw), g,
-                     compute=cube if input.dtype_name == "float32" else None)
-    return aclOpExecutor("Convolution", [PreparedKernel(spec, body)], inputs, [output], 0,
+                     compute=cube if input.dtype_name == "float32" else None, act=act)
+    return aclOpExecutor(name, [PreparedKernel(spec, body)], inputs, [output], 0,
                          info={"tiling": spec.args["tiling"], "tiling_key": spec.tiling_key})
 
 
@@ -154,3 +159,32 @@ def aclnnConvolutionGetWorkspaceSize(input, weight, bias, stride, padding, dilat
 def aclnnConvolution(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
     """Phase 2 of Convolution: bind addresses and enqueue on ``stream``. Returns a status."""
     return execute("Convolution", workspace, workspaceSize, executor, stream)
+
+
+def aclnnFusedConvolutionGetWorkspaceSize(input, weight, bias, stride, padding, dilation, transposed,  # noqa: N802,A002
+                                          outputPadding, groups, fusedActivation, activationAlpha,  # noqa: N803
+                                          activationBeta, originalOpNames, output, cubeMathType=0):
+    """Phase 1 of a convolution with a FixPipe epilogue: an npu-sim graph-mode kernel
+    (not a CANN aclnn API; GE builds such fused Conv2D ops internally). Arguments as
+    :func:`aclnnConvolutionGetWorkspaceSize` plus ``fusedActivation`` ("none", "relu",
+    "leaky_relu" with slope ``activationAlpha``, "clip" to [``activationAlpha``,
+    ``activationBeta``]) applied by FixPipe as L0C drains to GM, and
+    ``originalOpNames`` (the graph ops folded into this kernel, as GE's
+    ``_datadump_original_op_names`` attribute; recorded as trace ``args["fused"]``).
+    Returns (workspace_size, executor, status); 161002 for an unknown activation, else
+    aclnnConvolution's statuses."""
+    from ...matmul.common.cube_program import EPILOGUES
+
+    def build(chip):
+        if fusedActivation not in EPILOGUES:
+            raise invalid("aclnnFusedConvolution", f"fusedActivation must be one of {sorted(EPILOGUES)}, "
+                                                   f"got {fusedActivation!r}")
+        act = (fusedActivation, float(activationAlpha), float(activationBeta))
+        return _build(chip, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups,
+                      output, cubeMathType, fused=(act, tuple(originalOpNames)))
+    return prepare("FusedConvolution", build)
+
+
+def aclnnFusedConvolution(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
+    """Phase 2 of FusedConvolution (npu-sim graph mode): enqueue on ``stream``."""
+    return execute("FusedConvolution", workspace, workspaceSize, executor, stream)

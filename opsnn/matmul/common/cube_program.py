@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+import numpy as np
+
 from npu_sim import ChipConfig
 from npu_sim.program import BlockProgram, Buffer, CoreType, GmRange, KernelSpec, Pipe, Stage, TileSpec
 
@@ -18,7 +20,7 @@ from .cube_tiling import FRAC, MAX_CUBE_STEPS_PER_BLOCK, MatmulTilingData, cube_
 
 def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize: int, cube_dtype: str, *,
                  a_gm_reuse: float = 1.0, buffer_num: int = 2, tiling_key: int = 0, args: dict | None = None,
-                 bias_itemsize: int = 0) -> KernelSpec:
+                 bias_itemsize: int = 0, epilogue: tuple[str, ...] = ()) -> KernelSpec:
     """The AIC :class:`KernelSpec` ``name`` of a GEMM tiled as ``td`` (``in_itemsize``,
     ``out_itemsize``, ``cube_dtype``, ``a_gm_reuse`` and ``buffer_num`` as given to
     :func:`~opsnn.matmul.common.cube_tiling.cube_tiling`).
@@ -39,6 +41,16 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
     last step (the one with the FixPipe write), and the BiasTable (``Buffer.BT``)
     reserved for them. ``args``: trace args; the tiling struct and the FLOPs
     (2 * batch * M * N * K) are added.
+
+    ``epilogue``: activations FixPipe applies as L0C drains to GM (names of
+    :data:`EPILOGUES`, npu-sim graph mode), recorded in the trace args as
+    ``epilogue``. They ride on the FIXPIPE stage at no extra bytes, so FixPipe's time
+    stays the existing stage formula of ``npu_sim/hardware/cost.py`` (bytes /
+    ``fixpipe_bytes_per_cycle`` + per-transfer latency). Source: [AC] the Ascend C
+    ``Fixpipe`` API documents in-line ("along the path") ReLU and quantization while
+    moving L0C to GM/UB (``SetFixPipeConfig`` takes the reluPre/quantPre parameters);
+    [A] LeakyReLU and clip ride the same pre-ReLU stage, and none of them costs
+    FixPipe throughput.
     """
     frac = FRAC
     k_frac = k_fractal(cube_dtype)
@@ -104,8 +116,25 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
             Buffer.L0B: buffer_num * td.base_k * base_n * item, Buffer.L0C: td.l0c_bytes_used}
     if bias_bytes:
         bufs[Buffer.BT] = bias_bytes
+    extra = {"epilogue": list(epilogue)} if epilogue else {}
     return KernelSpec(name, CoreType.AIC, tuple(blocks), buffer_num, bufs, tiling_key,
-                      dict(args or {}, tiling=asdict(td), flops=2 * batch * m * n * k))
+                      dict(args or {}, tiling=asdict(td), flops=2 * batch * m * n * k, **extra))
+
+
+#: FixPipe epilogue activations (npu-sim graph mode): name -> f(acc_fp32, alpha, beta);
+#: LeakyRelu's slope is ``alpha``, Clip's bounds are ``alpha``, ``beta`` (ReLU6: 0, 6)
+EPILOGUES = {
+    "none": lambda r, a, b: r,
+    "relu": lambda r, a, b: np.maximum(r, np.float32(0)),
+    "leaky_relu": lambda r, a, b: np.where(r >= 0, r, r * np.float32(a)),
+    "clip": lambda r, a, b: np.minimum(np.maximum(r, np.float32(a)), np.float32(b)),
+}
+
+
+def apply_epilogue(r: np.ndarray, activation: str, alpha: float = 0.0, beta: float = 0.0) -> np.ndarray:
+    """FixPipe's epilogue on a float32 accumulator tile ``r`` (numerics of
+    :data:`EPILOGUES`); KeyError for an unknown ``activation``."""
+    return EPILOGUES[activation](r, alpha, beta)
 
 
 def cube_kernel(chip: ChipConfig, name: str, batch: int, m: int, n: int, k: int, in_itemsize: int,

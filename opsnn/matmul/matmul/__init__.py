@@ -4,7 +4,9 @@ Layout: ``op_api`` (aclnn entry points), ``op_def``, ``infershape``, ``tiling`` 
 ``tiling_data`` (host), ``kernel`` (tile program and numpy body), ``golden`` (float64
 reference, tests only)."""
 from .op_api import (aclnnAddmm, aclnnAddmmGetWorkspaceSize, aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize,
-                     aclnnMatmul, aclnnMatmulGetWorkspaceSize, aclnnMm, aclnnMmGetWorkspaceSize)
+                     aclnnFusedMatmul, aclnnFusedMatmulGetWorkspaceSize, aclnnMatmul, aclnnMatmulGetWorkspaceSize,
+                     aclnnMm, aclnnMmGetWorkspaceSize)
 
 __all__ = ["aclnnAddmm", "aclnnAddmmGetWorkspaceSize", "aclnnBatchMatMul", "aclnnBatchMatMulGetWorkspaceSize",
-           "aclnnMatmul", "aclnnMatmulGetWorkspaceSize", "aclnnMm", "aclnnMmGetWorkspaceSize"]
+           "aclnnMatmul", "aclnnMatmulGetWorkspaceSize", "aclnnMm", "aclnnMmGetWorkspaceSize",
+           "aclnnFusedMatmul", "aclnnFusedMatmulGetWorkspaceSize"]

@@ -15,31 +15,35 @@ from npu_sim.program import KernelSpec
 
 from ...base.memview import tensor_view, write_out
 from ..common.cube_math import HF32_MANTISSA_BITS, round_operand, round_to_hf32  # noqa: F401 (re-exported)
-from ..common.cube_program import cube_program
+from ..common.cube_program import apply_epilogue, cube_program
 from .tiling_data import MatmulTilingData
 
 
 def tile_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize: int, cube_dtype: str,
-                 args: dict, tiling_key: int) -> KernelSpec:
+                 args: dict, tiling_key: int, *, bias_itemsize: int = 0, epilogue: tuple[str, ...] = ()) -> KernelSpec:
     """The AIC kernel spec ``name`` of a GEMM tiled as ``td``: per K chunk MTE2 (A, B
     GM->L1), MTE1 (L1->L0A/L0B), CUBE at the ``cube_dtype`` rate, and FIXPIPE on the
     last chunk (:func:`~opsnn.matmul.common.cube_program.cube_program`). ``args``:
     trace args (shapes, dtype, cubeMathType, compute dtype); the tiling struct and
     FLOPs are added. Addmm's bias is not charged on the cube (it is added on the way
-    out)."""
-    return cube_program(td, name, in_itemsize, out_itemsize, cube_dtype, tiling_key=tiling_key, args=args)
+    out). ``bias_itemsize`` / ``epilogue``: FusedMatmul's BiasTable bias and FixPipe
+    activation (graph mode; see ``cube_program``)."""
+    return cube_program(td, name, in_itemsize, out_itemsize, cube_dtype, tiling_key=tiling_key, args=args,
+                        bias_itemsize=bias_itemsize, epilogue=epilogue)
 
 
 def _cast_operands(a, b, compute: str | None):
     return round_operand(a, compute), round_operand(b, compute)
 
 
-def matmul_body(a_ref, b_ref, out_ref, bias_ref=None, alpha=1.0, beta=1.0, compute: str | None = None):
+def matmul_body(a_ref, b_ref, out_ref, bias_ref=None, alpha=1.0, beta=1.0, compute: str | None = None,
+                act=None):
     """Body factory: out = alpha * (a @ b) + beta * bias. Refs are TensorRefs (the
     caller's slot or a workspace copy; opsnn.common.contiguous); a transposed operand
     is read in place through its strides.
     ``compute``: the cube's operand type for fp32 inputs -- "float16" (USE_FP16),
-    "hfloat32" (ALLOW_FP32_DOWN_PRECISION / USE_HF32) or None (as stored)."""
+    "hfloat32" (ALLOW_FP32_DOWN_PRECISION / USE_HF32) or None (as stored).
+    ``act``: (activation, alpha, beta) FixPipe applies before the write (graph mode)."""
     def make(addrs, ws):
         aa, ba, oa = a_ref.addr(addrs, ws), b_ref.addr(addrs, ws), out_ref.addr(addrs, ws)
         ca = bias_ref.addr(addrs, ws) if bias_ref is not None else None
@@ -54,6 +58,8 @@ def matmul_body(a_ref, b_ref, out_ref, bias_ref=None, alpha=1.0, beta=1.0, compu
             if bias_ref is not None:
                 bias = tensor_view(mem, ca, bias_ref.meta).astype(np.float32)
                 r = r + np.float32(beta) * bias
+            if act is not None:
+                r = apply_epilogue(r, *act)
             write_out(mem, oa, out_ref.meta, r)
         return body
     return make

@@ -78,7 +78,7 @@ def _check_shapes(op: str, a, b) -> None:
     broadcast_shape(op, sa[:-2], sb[:-2])
 
 
-def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, beta=1.0):
+def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, beta=1.0, fused=None):
     check_not_null(op, self=a, mat2=b, out=out)
     check_tensor_type(op, self=a, mat2=b, out=out)
     cmt = _check_cmt(op, cube_math_type)
@@ -96,9 +96,15 @@ def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, bet
     name, cube = op.replace("aclnn", ""), cube_compute_dtype(a.dtype_name, cmt)
     cd = compute_dtype_name(cube)
     res = matmul_tiling(chip, name, batch, m, n, k, a.itemsize, out.itemsize, cube)
-    spec = tile_program(res.data, name, a.itemsize, out.itemsize, cube,
-                        {"shapes": [list(a.view_shape), list(b.view_shape)], "dtype": a.dtype_name,
-                         "cubeMathType": cmt, "compute_dtype": cd}, res.tiling_key)
+    args = {"shapes": [list(a.view_shape), list(b.view_shape)], "dtype": a.dtype_name,
+            "cubeMathType": cmt, "compute_dtype": cd}
+    act, extra = None, {}
+    if fused is not None:  # aclnnFusedMatmul (graph mode): bias in the BiasTable, FixPipe activation
+        act, names = fused
+        args = dict(args, fused=list(names), bias=bias is not None, activation=act[0])
+        extra = {"bias_itemsize": 4 if bias is not None else 0,
+                 "epilogue": (act[0],) if act[0] != "none" else ()}
+    spec = tile_program(res.data, name, a.itemsize, out.itemsize, cube, args, res.tiling_key, **extra)
     inputs = [a, b] if bias is None else [bias, a, b]
     plan = WorkspacePlan(chip, op)
     first = 0 if bias is None else 1
@@ -106,7 +112,7 @@ def _build_matmul(chip, op, a, b, out, cube_math_type, bias=None, alpha=1.0, bet
     (a_ref, ta), (b_ref, tb) = _cube_operand(plan, a, first), _cube_operand(plan, b, first + 1)
     out_ref = plan.output(out, len(inputs))
     body = matmul_body(a_ref, b_ref, out_ref, bias_ref, alpha, beta,
-                       compute=cd if cd in ("float16", "hfloat32") else None)
+                       compute=cd if cd in ("float16", "hfloat32") else None, act=act)
     main = PreparedKernel(spec, body)
     kernels = plan.kernels([main])
     spec.args["transposed"] = [ta, tb]
@@ -180,3 +186,35 @@ def aclnnAddmmGetWorkspaceSize(self, mat1, mat2, beta, alpha, out, cubeMathType=
 
 def aclnnAddmm(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
     return execute("Addmm", workspace, workspaceSize, executor, stream)
+
+
+def aclnnFusedMatmulGetWorkspaceSize(self, mat2, bias, fusedActivation, activationAlpha, activationBeta,  # noqa: N802
+                                     originalOpNames, out, cubeMathType=0):  # noqa: N803
+    """Phase 1 of out = act(self @ mat2 + bias): an npu-sim graph-mode kernel (not a
+    CANN aclnn API; GE fuses MatMul + BiasAdd + activation internally). ``bias``:
+    None or [N], loaded as fp32 into the BiasTable once per output tile;
+    ``fusedActivation`` "none", "relu", "leaky_relu" (slope ``activationAlpha``) or
+    "clip" ([``activationAlpha``, ``activationBeta``]), applied by FixPipe as L0C
+    drains to GM; ``originalOpNames``: the graph ops fused (trace ``args["fused"]``).
+    Returns (workspace_size, executor, status): aclnnMatmul's statuses, and 161002
+    for an unknown activation or a bias that is not [N]."""
+    from ..common.cube_program import EPILOGUES
+
+    def build(chip):
+        op = "aclnnFusedMatmul"
+        if fusedActivation not in EPILOGUES:
+            raise invalid(op, f"fusedActivation must be one of {sorted(EPILOGUES)}, got {fusedActivation!r}")
+        if bias is not None:
+            check_tensor_type(op, bias=bias)
+            check_dtype(op, "bias", bias, FLOAT_TYPES_BF16)
+            if mat2 is not None and (len(bias.view_shape) != 1 or bias.view_shape[0] != mat2.view_shape[-1]):
+                raise invalid(op, f"bias must be [N] = [{mat2.view_shape[-1]}], got {list(bias.view_shape)}")
+        act = (fusedActivation, float(activationAlpha), float(activationBeta))
+        return _build_matmul(chip, op, self, mat2, out, cubeMathType, bias=bias,
+                             fused=(act, tuple(originalOpNames)))
+    return prepare("FusedMatmul", build)
+
+
+def aclnnFusedMatmul(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
+    """Phase 2 of FusedMatmul (npu-sim graph mode): enqueue on ``stream``."""
+    return execute("FusedMatmul", workspace, workspaceSize, executor, stream)

@@ -1,0 +1,90 @@
+"""Lowering of the graph-mode fused nodes (:mod:`frontend.passes`).
+
+============================  =================================================================
+node                          aclnn prepare
+============================  =================================================================
+FusedConv                     aclnnFusedConvolution: Conv with BatchNorm folded and/or a FixPipe
+                              activation (``attrs["activation"]``), members ``attrs["fused"]``
+FusedMatMul                   aclnnFusedMatmul: MatMul/Gemm + bias (BiasTable) + FixPipe
+                              activation; an N-D A runs as one GEMM over its folded rows
+FusedElementwise              aclnnFusedElementwise over the chain ``attrs["steps"]``; if the
+                              kernel refuses it (e.g. an integer dtype) the members
+                              (``attrs["members"]``) are lowered one by one instead
+============================  =================================================================
+"""
+from __future__ import annotations
+
+from ..errors import UnsupportedModelError
+from ..graph import Node
+from .cnn import lower_conv
+from .registry import register
+from .tensors import DTensor, numel, prepare
+
+
+@register("FusedConv")
+def lower_fused_conv(ctx, node: Node, ins: list[DTensor]):
+    a = node.attrs
+    fused = (str(a.get("activation", "none")), float(a.get("activation_alpha", 0.0)),
+             float(a.get("activation_beta", 0.0)), tuple(a.get("fused", ("Conv",))))
+    return lower_conv(ctx, node, ins, fused=fused)
+
+
+def _act(node: Node) -> tuple:
+    a = node.attrs
+    return (str(a.get("activation", "none")), float(a.get("activation_alpha", 0.0)),
+            float(a.get("activation_beta", 0.0)), tuple(a.get("fused", (node.op_type,))))
+
+
+@register("FusedMatMul")
+def lower_fused_matmul(ctx, node: Node, ins: list[DTensor]):
+    a, w = ins[0], ins[1]
+    bias = ins[2] if len(ins) > 2 else None
+    if node.attrs.get("transB"):
+        r, c = w.shape
+        w = ctx.view(w, node.outputs[0] + "__B_T", (c, r), strides=(1, c))
+    shape = a.shape[:-1] + (w.shape[1],)
+    out = ctx.alloc(node.outputs[0], shape, a.dtype)
+    a2, o2 = a, out
+    if len(a.shape) > 2:   # [..., M, K] @ [K, N] as one GEMM over the folded rows (as lower_matmul)
+        rows = numel(a.shape[:-1])
+        a2 = ctx.view(a, a.name + "__rows", (rows, a.shape[-1]))
+        o2 = ctx.view(out, node.outputs[0] + "__rows", (rows, w.shape[1]))
+    call = prepare(node, "aclnnFusedMatmul", a2.tensor, w.tensor, bias.tensor if bias is not None else None,
+                   *_act(node), o2.tensor, 0)
+    return [out], [call]
+
+
+@register("FusedElementwise", opset=True)
+def lower_fused_elementwise(ctx, node: Node, ins: list[DTensor], opset: int):
+    import numpy as np
+    from .dispatch import lower_node
+    steps = node.attrs["steps"]
+    out_dtype = _result_dtype(ins, steps)
+    if out_dtype is not None and all(t is not None and t.dtype.kind == "f" for t in ins):
+        shape = tuple(np.broadcast_shapes(*[t.shape for t in ins]))
+        out = ctx.alloc(node.outputs[0], shape, out_dtype)
+        try:
+            return [out], [prepare(node, "aclnnFusedElementwise", [t.tensor for t in ins], steps,
+                                   tuple(node.attrs.get("fused", ())), out.tensor)]
+        except UnsupportedModelError:
+            pass
+    values = dict(zip(node.inputs, ins))
+    calls, outs = [], []
+    for m in node.attrs["members"]:
+        outs, cs = lower_node(ctx, m, [values[i] for i in m.inputs], opset)
+        values.update(zip(m.outputs, outs))
+        calls.extend(cs)
+    return outs, calls
+
+
+def _result_dtype(ins, steps):
+    """The chain's result dtype from the inputs' (None when operands mix dtypes)."""
+    from opsnn.math.fused_elementwise.infershape import step_dtypes
+    try:
+        dts = step_dtypes([t.dtype for t in ins], steps)
+    except (TypeError, IndexError, KeyError):
+        return None
+    every = [t.dtype for t in ins] + dts
+    if any(len(o) == 2 and every[o[0]] != every[o[1]] for _, o, _ in steps):
+        return None
+    return dts[-1]

@@ -1,0 +1,80 @@
+"""Graph mode: the rewrites a graph compiler (ATC, or GE in graph mode) applies
+before lowering, as small named passes in the order they run.
+
+``npu-sim run --mode graph`` (the CLI default for ONNX models) runs :data:`PASSES` on
+the folded graph, ``--mode eager`` runs none of them (op by op, as PyTorch eager
+with torch_npu: one aclnn kernel per ONNX node). ``--passes`` lists them and
+``--disable-pass NAME`` turns one off. The attention rewrite
+(:mod:`frontend.fusion`) is not one of them: it runs at load time in both modes
+(``--no-fuse`` turns it off), so eager results stay those of earlier releases.
+
+Every pass rewrites ``graph.nodes`` (and may add ``graph.constants``) in place,
+keeps the numbers (outputs match the reference to float32 rounding), and returns
+how many rewrites it made. Fused nodes carry ``attrs["fused"]``, the ONNX op types
+they replace, which the fused kernels record in their trace ``args["fused"]``.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ..graph import Graph
+from .batchnorm import fold_batchnorm
+from .elementwise import fuse_elementwise
+from .epilogue import fuse_cube_epilogue
+
+MODES = ("graph", "eager")
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One named graph rewrite: ``run(graph) -> rewrites made``; ``doc`` one line."""
+
+    name: str
+    doc: str
+    run: Callable[[Graph], int]
+
+
+#: the graph-mode passes, in the order the compiler applies them
+PASSES: tuple[Pass, ...] = (
+    Pass("fold_batchnorm", "inference BatchNormalization folded into the preceding Conv/Gemm weights and bias",
+         fold_batchnorm),
+    Pass("fuse_cube_epilogue", "bias and Relu/LeakyRelu/Clip after a Conv/MatMul/Gemm applied as L0C drains to GM",
+         fuse_cube_epilogue),
+    Pass("fuse_elementwise", "maximal pointwise chains (one output) as one vector kernel, intermediates in UB",
+         fuse_elementwise),
+)
+
+
+def pass_names() -> list[str]:
+    """Names of :data:`PASSES`, in order."""
+    return [p.name for p in PASSES]
+
+
+def apply_passes(graph: Graph, mode: str = "graph", disabled: Iterable[str] = ()) -> tuple[Graph, dict[str, int]]:
+    """The graph to lower in ``mode`` and the rewrites each pass made (name -> count).
+    ``eager``: ``graph`` itself, untouched. ``graph``: a copy (nodes, attrs and the
+    constants dict; arrays shared) rewritten by every pass not in ``disabled``.
+    Raises ValueError for an unknown mode or pass name."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    disabled = set(disabled)
+    unknown = disabled - set(pass_names())
+    if unknown:
+        raise ValueError(f"unknown pass {', '.join(sorted(unknown))}; passes: {', '.join(pass_names())}")
+    if mode == "eager":
+        return graph, {}
+    g = copy.copy(graph)
+    g.nodes = copy.deepcopy(graph.nodes)
+    g.constants = dict(graph.constants)
+    g.shapes = dict(graph.shapes)
+    done = {}
+    for p in PASSES:
+        if p.name not in disabled:
+            done[p.name] = p.run(g)
+    return g, done
+
+
+__all__ = ["MODES", "PASSES", "Pass", "apply_passes", "pass_names", "fold_batchnorm", "fuse_cube_epilogue",
+           "fuse_elementwise"]
