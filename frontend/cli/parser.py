@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-progress", action="store_true", help="no progress bars")
     r.add_argument("--no-fuse", action="store_true",
                    help="keep attention decomposed (MatMul/Softmax) instead of fusing it into FlashAttentionScore")
+    r.add_argument("--timing-only", action="store_true",
+                   help="simulate times only: no numbers computed or stored on the device, no output check "
+                        "(the simulated times are the full run's)")
+    r.add_argument("--trace-level", choices=("pipes", "kernels", "off"), default="pipes",
+                   help="pipes: every tile stage of every pipe (default); kernels: host and stream tasks only "
+                        "(small); off: record nothing and write no trace")
     i = sub.add_parser("info", help="list a model's inputs, outputs and operators",
                        description="Show what a model needs (input names, shapes, dtypes, for --inputs) and "
                                    "whether every operator is supported. With no MODEL, lists the light models.")
