@@ -29,6 +29,8 @@ from npu_sim.trace import TraceRecorder
 HOST_TRACK = ("host", "thread 0")
 #: the counter track of device memory in use, and its one series
 MEMORY_COUNTER = ("device memory", "in use (bytes)")
+#: trace levels of :meth:`Profiler.set_level`, most detailed first
+TRACE_LEVELS = ("pipes", "kernels", "off")
 
 
 class Profiler:
@@ -47,6 +49,7 @@ class Profiler:
     def reset(self) -> None:
         """Forget everything (aclFinalize)."""
         self.host = TraceRecorder()
+        self.level = "pipes"
         self.flow = 0
         self._marks: list[tuple[int, int]] = []   # (host spans, device spans) after each device run
 
@@ -100,6 +103,19 @@ class Profiler:
         if self.ctx.device is not None:
             self.ctx.device.recorder.enabled = bool(enabled)
 
+    def set_level(self, level: str) -> None:
+        """What to record from now on: "pipes" (everything, the default), "kernels"
+        (host, stream-task and counter records but no per-tile pipe spans: a few
+        hundred bytes per launch instead of a few KiB) or "off" (nothing). Raises
+        ValueError for another level. Simulated times do not depend on it."""
+        if level not in TRACE_LEVELS:
+            raise ValueError(f"trace level must be one of {', '.join(TRACE_LEVELS)}, got {level!r}")
+        self.set_enabled(level != "off")
+        self.level = level
+        dev = self.ctx.device
+        if dev is not None:
+            dev.recorder.pipes = level == "pipes"
+
     def clear(self) -> None:
         """Drop every span and counter recorded so far, host and device."""
         self.host.clear()
@@ -144,9 +160,12 @@ class Profiler:
         return TraceData(spans, counters, meta)
 
     def write_trace(self, path, metadata: dict | None = None) -> Path:
-        """Write :meth:`trace_records` as a Chrome/Perfetto trace (``traces.chrome_trace``)."""
-        from traces.chrome_trace import write_chrome_trace
-        return write_chrome_trace(self, path, metadata=metadata)
+        """Write :meth:`trace_records` as a Chrome/Perfetto trace (gzip when ``path``
+        ends in ``.gz``): the bytes ``traces.chrome_trace.write_chrome_trace`` writes,
+        faster (see :mod:`acl_runtime.trace_writer`). Raises ValueError when two spans
+        of one track overlap (nothing is written then)."""
+        from .trace_writer import write_trace_fast
+        return write_trace_fast(self, path, metadata)
 
 
 # ---- the same views on the process-wide runtime ------------------------------------------------
@@ -189,6 +208,11 @@ def write_trace(path, metadata: dict | None = None) -> Path:
 def clear() -> None:
     """Drop every span and counter recorded so far (host and device)."""
     _rt().profiler.clear()
+
+
+def set_level(level: str) -> None:
+    """Trace level from now on: "pipes", "kernels" or "off" (:meth:`Profiler.set_level`)."""
+    _rt().profiler.set_level(level)
 
 
 def set_enabled(enabled: bool) -> None:

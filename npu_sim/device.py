@@ -10,6 +10,7 @@ concurrently and share cores, HBM and the host link.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any, Callable
 
@@ -47,6 +48,28 @@ def spec_trace_args(spec: KernelSpec) -> dict[str, Any]:
     if spec.strategy:
         out["strategy"] = spec.strategy
     return out
+
+
+#: environment variable: BLAS threads for kernel bodies (default 1; "0" leaves BLAS alone)
+BLAS_THREADS_ENV = "NPU_SIM_BLAS_THREADS"
+_blas_limited = False
+
+
+def limit_blas_threads() -> None:
+    """Set the BLAS thread pool (OpenBLAS/MKL behind numpy) to ``$NPU_SIM_BLAS_THREADS``
+    threads (default 1), once per process, through threadpoolctl. Why: the bodies'
+    matmuls are small and one per kernel; with OpenBLAS's default of one thread per
+    core, a 1x768x768 fp32 matmul took 8 ms instead of 80 us when another core was
+    busy (issue 17, measured on a 2-core machine). Results do not depend on it:
+    OpenBLAS splits a GEMM over M and N, never over K. The limit is process-wide."""
+    global _blas_limited
+    if _blas_limited:
+        return
+    _blas_limited = True
+    n = int(os.environ.get(BLAS_THREADS_ENV, "1") or 1)
+    if n > 0:
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(limits=n, user_api="blas")
 
 
 class KernelConfigError(Exception):
@@ -93,6 +116,8 @@ class Device:
         self.chip = chip
         self.device_id = device_id
         self.backed = backed
+        if backed:
+            limit_blas_threads()
         self.env = simpy.Environment()
         self.recorder = recorder if recorder is not None else TraceRecorder()
         self.track_pid = f"device {device_id}"

@@ -41,6 +41,10 @@ PIPE_UNITS = {"CUBE": ("AIC",), "MTE1": ("AIC",), "FIXPIPE": ("AIC",), "VECTOR":
               "MTE2": ("AIC", "AIV"), "SCALAR": ("AIC", "AIV")}
 COMPUTE_PIPES = ("CUBE", "VECTOR")
 COPY_PIPES = ("MTE2", "MTE1", "MTE3", "FIXPIPE")
+#: (pipe, ratio name, core types) in RATIO_NAMES order, and (pipe, core types) of the
+#: pipes with a utilisation (all but SCALAR) in PIPE_UNITS order: the loops' tables
+_RATIO_UNITS = tuple((p, n, PIPE_UNITS[p]) for p, n in RATIO_NAMES.items())
+_UTIL_UNITS = tuple((p, u) for p, u in PIPE_UNITS.items() if p != "SCALAR")
 #: below this utilisation of every resource a kernel is latency-bound [A]
 LATENCY_BOUND_BELOW = 0.5
 BOUNDS = ("compute", "memory", "latency")
@@ -50,8 +54,11 @@ def pipe_ratios(busy: dict[str, float], core_ns: dict[str, float]) -> dict[str, 
     """CANN-style ratios (``mac_ratio`` ...) from busy ns per pipe and core ns per
     core type; pipes the kernel never used are 0."""
     out = {}
-    for pipe, name in RATIO_NAMES.items():
-        denom = sum(core_ns.get(u, 0.0) for u in PIPE_UNITS[pipe])
+    get = core_ns.get
+    for pipe, name, units in _RATIO_UNITS:
+        denom = 0
+        for u in units:   # the sum in PIPE_UNITS order, as sum() adds (0 + a + b)
+            denom += get(u, 0.0)
         out[name] = min(busy.get(pipe, 0.0) / denom, 1.0) if denom > 0 else 0.0
     return out
 
@@ -78,12 +85,12 @@ def kernel_metrics(chip, dur_ns: float, busy: dict[str, float], fixed: dict[str,
     """
     T = dur_ns if dur_ns > 0 else 0.0
     util: dict[str, float] = {}
-    for pipe, units in PIPE_UNITS.items():
-        if pipe == "SCALAR":
-            continue
-        cores = sum(used.get(u, 0) for u in units)
-        tp = busy.get(pipe, 0.0) - fixed.get(pipe, 0.0)
-        util[pipe] = tp / (T * cores) if T and cores else 0.0
+    bget, fget, uget = busy.get, fixed.get, used.get
+    for pipe, units in _UTIL_UNITS:
+        cores = 0
+        for u in units:
+            cores += uget(u, 0)
+        util[pipe] = (bget(pipe, 0.0) - fget(pipe, 0.0)) / (T * cores) if T and cores else 0.0
     util["HBM"] = hbm_bytes / (T * chip.hbm_bandwidth_bytes_per_ns) if T else 0.0
     util["L2"] = l2_hit_bytes / (T * chip.l2_bandwidth_bytes_per_ns) if T else 0.0
     comp_by = max(COMPUTE_PIPES, key=lambda p: util[p])

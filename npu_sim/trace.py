@@ -111,11 +111,14 @@ class TraceRecorder:
     are kept as they are.
     """
 
-    __slots__ = ("enabled", "_items", "counters", "_chunks", "_pack_from", "_packed")
+    __slots__ = ("enabled", "pipes", "_items", "counters", "_chunks", "_pack_from", "_packed")
 
     def __init__(self, enabled: bool = True, spans: list[Span] | None = None,
                  counters: list[Counter] | None = None):
         self.enabled = enabled
+        #: False drops every pipe span (trace level "kernels"): stream, host and counter
+        #: records stay, so the trace holds one span per task, not one per tile stage
+        self.pipes = True
         self._items: list = list(spans) if spans else []   # _items[:_pack_from] are Span objects
         self._chunks: list[tuple] = []   # packed entries, recorded after _items[:_pack_from]
         self._packed = 0                 # entries in _chunks
@@ -179,15 +182,16 @@ class TraceRecorder:
                   nbytes: int) -> None:
         """A "pipe" span of tile ``tile`` with args ``{"tile", "bytes"}`` (bytes only if
         nonzero). Callers check ``enabled`` first."""
-        self._items.append((track, name, start_ns, dur_ns, tile, nbytes))
+        if self.pipes:
+            self._items.append((track, name, start_ns, dur_ns, tile, nbytes))
 
     def pipe_sink(self):
         """The append function behind :meth:`pipe_span`, for a hot loop to cache: call
         it with one 6-tuple ``(track, name, start_ns, dur_ns, tile, nbytes)`` per pipe
         span. It stays valid across :meth:`pack` and reads of :attr:`spans` (both
         work on the list in place) until :meth:`clear`. Callers check ``enabled``
-        first."""
-        return self._items.append
+        first. With :attr:`pipes` False it is a function that keeps nothing."""
+        return self._items.append if self.pipes else _drop
 
     def counter(self, track: str, name: str, ts_ns: float, value: float) -> None:
         if self.enabled:
@@ -208,6 +212,10 @@ class TraceRecorder:
 
     def __repr__(self) -> str:
         return f"TraceRecorder(enabled={self.enabled}, spans={len(self)}, counters={len(self.counters)})"
+
+
+def _drop(entry) -> None:
+    """The pipe sink of a recorder that keeps no pipe spans."""
 
 
 def _thaw(e, thawed: dict[int, Any]) -> Span:

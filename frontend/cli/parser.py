@@ -60,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--passes", action="store_true", help="list the graph-mode passes in order and exit")
     r.add_argument("--disable-pass", metavar="NAME", action="append", default=[],
                    help="turn one graph-mode pass off (repeatable; see --passes)")
+    r.add_argument("--timing-only", action="store_true",
+                   help="simulate times only: no numbers computed or stored on the device, no output check "
+                        "(the simulated times are the full run's)")
+    r.add_argument("--trace-level", choices=("pipes", "kernels", "off"), default="pipes",
+                   help="pipes: every tile stage of every pipe (default); kernels: host and stream tasks only "
+                        "(small); off: record nothing and write no trace")
     i = sub.add_parser("info", help="list a model's inputs, outputs and operators",
                        description="Show what a model needs (input names, shapes, dtypes, for --inputs) and "
                                    "whether every operator is supported. With no MODEL, lists the light models.")

@@ -85,7 +85,10 @@ def cmd_run(args, console: Console) -> int:
         raise CliError(str(e).strip('"')) from None
     except Exception as e:  # noqa: BLE001 - pydantic / yaml / json errors of a chip file
         raise CliError(f"invalid chip config {args.chip}: {e}") from None
-    trace_file = writable_file(args.trace) if args.trace else None
+    timing_only = args.timing_only
+    if timing_only and args.save_outputs:
+        raise CliError("--save-outputs needs numbers: drop --timing-only")
+    trace_file = writable_file(args.trace) if args.trace and args.trace_level != "off" else None
     out_dir = writable_dir(args.save_outputs) if args.save_outputs else None
     feeds_file = _read_inputs(args.inputs) if args.inputs else {}
     t0 = time.perf_counter()
@@ -109,8 +112,10 @@ def cmd_run(args, console: Console) -> int:
 
     if profiling.acl_initialized():
         acl.finalize()
-    if acl.init(chip=chip) != 0 or acl.rt.set_device(0) != 0:
+    if acl.init(chip=chip, timing_only=timing_only) != 0 or acl.rt.set_device(0) != 0:
         raise CliError(acl.get_recent_err_msg())
+    from acl_runtime import profiler
+    profiler.set_level(args.trace_level)
     try:
         runner = ModelRunner(graph, mode=args.mode, disable_passes=args.disable_pass)
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -137,7 +142,7 @@ def cmd_run(args, console: Console) -> int:
 
     check = None
     ref_s = None
-    if not args.no_check:
+    if not args.no_check and not timing_only:
         from ..reference import reference_evaluator
         t1 = time.perf_counter()
         try:

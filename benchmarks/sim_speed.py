@@ -1,0 +1,249 @@
+"""The simulator's own speed: ``python -m benchmarks.sim_speed [--models a,b] [--quick] [--repeat N]``.
+
+Part 1 -- per model (every light model onnx ships, and paraphrase-MiniLM-L3-v2 when
+installed), each measurement in a fresh child process, the modes interleaved
+(full, timing-only, reference, onnxruntime; then again, ``--repeat`` times; the
+median is printed):
+
+* ``full``: ``npu-sim run``'s path with numbers and the full (pipes) trace written;
+* ``timing``: ``acl.init(timing_only=True)`` (``npu-sim run --timing-only``) with
+  trace level "off";
+* ``ref``: onnx's ``ReferenceEvaluator`` on the same feeds; ``ort``: onnxruntime on
+  CPU when installed;
+* the ratios full/ref and timing/ref, SimPy events processed and events per wall
+  second of the simulate phase, peak host memory (``ru_maxrss``) and the share of
+  each phase: import, load (ONNX parse + fold), prepare (uploads + phase 1),
+  simulate (phase 2 + the device run, bodies included), trace (build + write).
+  The bodies' share is about full's simulate minus timing's.
+
+Part 2 -- scaling, timing-only, trace level "kernels": a chain of N Add 1x768
+(fp16) kernels, N = 100 .. 3000 (``--quick``: .. 1000), and one Matmul n x n x n,
+n = 256 .. 2048 (tiles grow as n^3); prints wall time, host memory and the
+exponent of a least-squares fit of log(wall) on log(work). Linear: exponent ~1.
+Also prints the wall time per tiny kernel (the chain's slope).
+
+Wall times on a shared machine are noisy: read the ratios of one run, not absolutes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+MODES = ("full", "timing", "ref", "ort")
+
+
+def _feeds(graph, seed: int = 0) -> dict:
+    """Seeded inputs; dynamic dims become batch 2 (the first) and 16 (others, e.g. a
+    sequence); an integer input named like a mask is all ones, other integer inputs
+    are token ids in [1000, 9000)."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for name, (shape, dtype) in graph.inputs.items():
+        shape = [d if d >= 0 else (2 if i == 0 else 16) for i, d in enumerate(shape)]
+        if np.dtype(dtype).kind == "f":
+            out[name] = rng.standard_normal(shape).astype(dtype)
+        elif "mask" in name:
+            out[name] = np.ones(shape, dtype)
+        else:
+            out[name] = rng.integers(1000, 9000, size=shape).astype(dtype)
+    return out
+
+
+def _child(model: str, mode: str) -> dict:
+    """One measurement in this (fresh) process; returns a JSON-able dict."""
+    t0 = time.perf_counter()
+    from frontend.cli.common import load_graph, resolve_model
+    res: dict = {}
+    if mode in ("full", "timing"):
+        from acl_runtime import acl, profiler
+        from frontend.runner import ModelRunner
+        from acl_runtime.runtime import runtime
+    t1 = time.perf_counter()
+    path = resolve_model(model)
+    graph = load_graph(path)
+    feeds = _feeds(graph)
+    if any(d < 0 for shape, _ in graph.inputs.values() for d in shape):
+        graph = load_graph(path, overrides=feeds)   # static shapes from the feeds, as npu-sim run --inputs
+    t2 = time.perf_counter()
+    if mode in ("ref", "ort"):
+        if mode == "ref":
+            from frontend.reference import reference_evaluator
+            sess = reference_evaluator(graph.model)
+            run = lambda: sess.run(None, feeds)  # noqa: E731
+        else:
+            import onnxruntime as ort
+            sess = ort.InferenceSession(graph.model.SerializeToString(), providers=["CPUExecutionProvider"])
+            run = lambda: sess.run(None, feeds)  # noqa: E731
+        t3 = time.perf_counter()
+        run()
+        t4 = time.perf_counter()
+        res.update(wall=t4 - t3, phases={"import": t1 - t0, "load": t2 - t1, "run": t4 - t3})
+    else:
+        import tempfile
+        assert acl.init(timing_only=mode == "timing") == 0 and acl.rt.set_device(0) == 0
+        profiler.set_level("pipes" if mode == "full" else "off")
+        runner = ModelRunner(graph)
+        runner.prepare()
+        t3 = time.perf_counter()
+        result = runner.run(feeds)
+        t4 = time.perf_counter()
+        if mode == "full":
+            with tempfile.TemporaryDirectory() as d:
+                profiler.write_trace(f"{d}/t.json")
+        t5 = time.perf_counter()
+        events = next(runtime().device.env._eid)   # SimPy's event id counter: events scheduled so far
+        acl.finalize()
+        res.update(wall=t5 - t1, sim_ns=result.device_ns, events=events, events_per_s=events / max(t4 - t3, 1e-9),
+                   phases={"import": t1 - t0, "load": t2 - t1, "prepare": t3 - t2, "simulate": t4 - t3,
+                           "trace": t5 - t4})
+    res["rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return res
+
+
+def _measure(model: str, mode: str) -> dict | None:
+    p = subprocess.run([sys.executable, "-m", "benchmarks.sim_speed", "--child", model, mode],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def _have_ort() -> bool:
+    try:
+        import onnxruntime  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+def part1(models: list[str], repeat: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    modes = [m for m in MODES if m != "ort" or _have_ort()]
+    table = Table(title="simulator wall time (s, median of interleaved runs)")
+    for col in ("model", *modes, "full/ref", "timing/ref", "events", "events/s", "rss MiB (full/timing)",
+                "phases of full (imp/load/prep/sim/trace %)"):
+        table.add_column(col, justify="right" if col != "model" else "left")
+    for model in models:
+        runs: dict[str, list[dict]] = {m: [] for m in modes}
+        for _ in range(repeat):
+            for m in modes:
+                r = _measure(model, m)
+                if r is not None:
+                    runs[m].append(r)
+        med = {m: statistics.median(r["wall"] for r in rs) if rs else math.nan for m, rs in runs.items()}
+        full = runs["full"][0] if runs["full"] else None
+        tim = runs["timing"][0] if runs["timing"] else None
+        if full and tim and full["sim_ns"] != tim["sim_ns"]:
+            print(f"WARNING {model}: timing-only simulated {tim['sim_ns']} ns, full {full['sim_ns']} ns")
+        ph = ""
+        if full:
+            tot = sum(full["phases"].values())
+            ph = "/".join(f"{100 * v / tot:.0f}" for v in full["phases"].values())
+        table.add_row(model, *(f"{med[m]:.2f}" for m in modes), f"{med['full'] / med['ref']:.2f}",
+                      f"{med['timing'] / med['ref']:.2f}", f"{full['events']:,}" if full else "-",
+                      f"{full['events_per_s']:,.0f}" if full else "-",
+                      f"{full['rss_mib']:.0f}/{tim['rss_mib']:.0f}" if full and tim else "-", ph)
+    Console(width=220).print(table)
+
+
+def _fit(xs, ys) -> float:
+    return float(np.polyfit(np.log(xs), np.log(ys), 1)[0])
+
+
+def part2(quick: bool) -> None:
+    import gc
+    import opsnn
+    from acl_runtime import acl, profiler
+    from acl_runtime.runtime import runtime
+    from opsnn.base.dtypes import from_numpy_dtype
+
+    class _Dev:
+        def malloc(self, nbytes):
+            ptr, ret = acl.rt.malloc(max(int(nbytes), 1), 0)
+            assert ret == 0
+            return ptr
+
+        def empty(self, shape, dtype):
+            ptr = self.malloc(int(np.prod(shape)) * np.dtype(dtype).itemsize)
+            return ptr, opsnn.aclCreateTensor(shape, from_numpy_dtype(np.dtype(dtype)), None, 0, 2, shape, ptr)
+
+    def session():
+        if runtime().initialized:
+            acl.finalize()
+        assert acl.init(timing_only=True) == 0 and acl.rt.set_device(0) == 0
+        profiler.set_level("kernels")
+        return _Dev()
+
+    ns = [100, 300, 1000] + ([] if quick else [3000])
+    walls, mems = [], []
+    for n in ns:
+        h = session()
+        _, x = h.empty((1, 768), np.float16)
+        _, y = h.empty((1, 768), np.float16)
+        ws, ex, ret = opsnn.aclnnAddGetWorkspaceSize(x, x, 1.0, y)
+        opsnn.aclSetAclOpExecutorRepeatable(ex)
+        gc.collect()
+        t0 = time.perf_counter()
+        for _ in range(n):
+            opsnn.aclnnAdd(0, ws, ex, 0)
+        acl.rt.synchronize_device()
+        walls.append(time.perf_counter() - t0)
+        mems.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    print("chain of N Add 1x768 kernels (timing-only, trace level kernels):")
+    for n, w, m in zip(ns, walls, mems):
+        print(f"  N={n:6d}  wall {w:7.3f} s  {1e6 * w / n:6.1f} us/kernel  peak rss {m:6.0f} MiB")
+    print(f"  fitted exponent (wall ~ N^k): k = {_fit(ns, walls):.2f}")
+    sizes = [256, 512, 1024] + ([] if quick else [2048])
+    walls = []
+    for n in [128] + sizes:   # the first is a warm-up
+        h = session()
+        _, a = h.empty((n, n), np.float16)
+        _, c = h.empty((n, n), np.float16)
+        t0 = time.perf_counter()
+        ws, ex, ret = opsnn.aclnnMatmulGetWorkspaceSize(a, a, c, 0)
+        opsnn.aclnnMatmul(h.malloc(ws) if ws else 0, ws, ex, 0)
+        acl.rt.synchronize_device()
+        walls.append(time.perf_counter() - t0)
+    walls = walls[1:]
+    print("one Matmul n x n x n fp16 (timing-only; phase 1 + simulate):")
+    for n, w in zip(sizes, walls):
+        print(f"  n={n:5d}  wall {w:7.3f} s")
+    print(f"  fitted exponent (wall ~ (n^3)^k): k = {_fit([s ** 3 for s in sizes], walls):.2f}")
+    acl.finalize()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", help="comma-separated light model names (default: all, plus MiniLM)")
+    ap.add_argument("--quick", action="store_true", help="light ResNet-50 and MiniLM only, smaller scaling runs")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--no-models", action="store_true", help="scaling only")
+    ap.add_argument("--child", nargs=2, metavar=("MODEL", "MODE"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        print(json.dumps(_child(*args.child)))
+        return 0
+    if not args.no_models:
+        if args.models:
+            models = args.models.split(",")
+        elif args.quick:
+            models = ["light_resnet50", "paraphrase-MiniLM-L3-v2"]
+        else:
+            from frontend.model_zoo import light_models
+            models = [m.removesuffix(".onnx") for m in light_models()] + ["paraphrase-MiniLM-L3-v2"]
+        part1(models, args.repeat)
+    part2(args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
