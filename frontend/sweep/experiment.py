@@ -29,6 +29,8 @@ Every point's chip is validated when the experiment is (pydantic, against
 ``ChipConfig``), so an impossible value fails at load naming the field and the
 value, not halfway through a sweep. Errors are ``ExperimentError`` (a ValueError)
 with one line per problem, each naming where it is (``axes.aic_count``).
+
+(A little over 300 lines: the workload models stay next to the experiment that validates them.)
 """
 from __future__ import annotations
 

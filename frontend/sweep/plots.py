@@ -44,6 +44,13 @@ def _log_if_wide(ax, field: str, xs, ys) -> None:
         ax.set_yscale("log")
 
 
+def _save(plt, fig, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
 def make_plots(exp, tab, out: str | Path) -> list[Path]:
     """Write the PNGs into ``out`` and return their paths. Raises ImportError when
     matplotlib is missing (``pip install 'npu-sim[plot]'``)."""
@@ -77,11 +84,7 @@ def make_plots(exp, tab, out: str | Path) -> list[Path]:
             ax.grid(True, alpha=0.3)
             if len(ax.lines) <= 12:
                 ax.legend(fontsize=7)
-            fig.tight_layout()
-            p = out / f"{_safe(metric)}_vs_{_safe(f)}.png"
-            fig.savefig(p, dpi=90)
-            plt.close(fig)
-            written.append(p)
+            written.append(_save(plt, fig, out / f"{_safe(metric)}_vs_{_safe(f)}.png"))
     if len(fields) == 2:
         fx, fy = fields
         xs = sorted({r[fx] for r in rows})
@@ -103,11 +106,7 @@ def make_plots(exp, tab, out: str | Path) -> list[Path]:
                         ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=7, color="w")
                 fig.colorbar(im, ax=ax, label=metric)
                 ax.set_title(f"{exp.name}: {metric}, {lab}", fontsize=9)
-                fig.tight_layout()
-                p = out / f"heatmap_{_safe(metric)}_{_safe(lab)}.png"
-                fig.savefig(p, dpi=90)
-                plt.close(fig)
-                written.append(p)
+                written.append(_save(plt, fig, out / f"heatmap_{_safe(metric)}_{_safe(lab)}.png"))
     if "latency_ns" in metrics and "energy_uj" in metrics:
         for lab in labels:
             pts = [(r["latency_ns"], r["energy_uj"]) for r in rows if r["workload"] == lab]
@@ -119,9 +118,5 @@ def make_plots(exp, tab, out: str | Path) -> list[Path]:
             ax.set_ylabel("energy_uj (estimate)")
             ax.set_title(f"{exp.name}: latency vs energy, {lab}", fontsize=9)
             ax.legend(fontsize=7)
-            fig.tight_layout()
-            p = out / f"pareto_{_safe(lab)}.png"
-            fig.savefig(p, dpi=90)
-            plt.close(fig)
-            written.append(p)
+            written.append(_save(plt, fig, out / f"pareto_{_safe(lab)}.png"))
     return written
