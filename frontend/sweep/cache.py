@@ -2,7 +2,8 @@
 point's full chip config, its workload, the mode and the npu-sim version.
 
 The version is the package version plus a digest of the simulator's own source
-files (npu_sim, acl_runtime, opsnn, frontend except this sweep package), so a
+files (npu_sim, acl_runtime, opsnn, frontend; of this package only the modules
+that compute a point's numbers, :data:`RESULT_MODULES`), so a
 change to a cost formula invalidates every cached point without a version bump.
 Files are written atomically (a temporary file, then ``os.replace``), so a sweep
 killed mid-write leaves either the whole point or nothing.
@@ -15,6 +16,10 @@ import json
 import os
 import tempfile
 from pathlib import Path
+
+
+#: the sweep modules that decide a point's numbers (the rest only schedule, store and draw)
+RESULT_MODULES = ("point.py", "workloads.py")
 
 
 @functools.lru_cache(maxsize=1)
@@ -30,7 +35,7 @@ def simulator_version() -> str:
     for pkg in ("npu_sim", "acl_runtime", "opsnn", "frontend"):
         for p in sorted((root / pkg).rglob("*.py")):
             rel = p.relative_to(root).as_posix()
-            if rel.startswith("frontend/sweep/"):
+            if rel.startswith("frontend/sweep/") and p.name not in RESULT_MODULES:
                 continue
             h.update(rel.encode())
             h.update(p.read_bytes())

@@ -9,7 +9,8 @@ Parallelism: ``jobs=1`` runs in this process; ``jobs>1`` uses a
 ``concurrent.futures.ProcessPoolExecutor`` (spawned workers, which ignore SIGINT so a
 Ctrl-C reaches only this process); ``cluster="tcp://host:8786"`` submits to a Dask
 distributed scheduler (:mod:`.cluster`). On KeyboardInterrupt the queued tasks are
-cancelled, the running ones are waited for and cached, and the interrupt is re-raised.
+cancelled, the ones already handed to workers (the pool passes each worker one task
+ahead) are waited for and cached, and the interrupt is re-raised.
 """
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ def run_sweep(experiment: Experiment | dict | str | Path, out: str | Path | None
                 done(t, run_point(t["chip"], t["workload"], exp.timing_only))
         else:
             _run_pool(todo, jobs, exp.timing_only, done)
-    rows = [_row(t, results[t["index"]], t["index"] not in {x["index"] for x in todo}) for t in tasks]
+    ran = {x["index"] for x in todo}
+    rows = [_row(t, results[t["index"]], t["index"] not in ran) for t in tasks]
     meta = {"experiment": exp.model_dump(mode="json"), "version": simulator_version(), "tasks": len(tasks),
             "ran": len(todo), "cached": len(tasks) - len(todo), "wall_s": time.perf_counter() - t0}
     if out is not None:

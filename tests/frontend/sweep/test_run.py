@@ -132,3 +132,15 @@ def test_resume_after_sigint(tmp_path):
     assert meta["ran"] == 8 - done_before
     fresh = records(run_sweep(Experiment.from_yaml(exp_file), None, progress=False))
     assert _numbers(tab) == _numbers(fresh)
+
+
+def test_cache_key_covers_config_workload_mode_and_version():
+    from frontend.sweep.cache import point_key, simulator_version
+    chip = get_chip("tiny").model_dump(mode="json")
+    wl = {"op": "softmax", "shapes": [[8, 8]], "dtype": "float16"}
+    k = point_key(chip, wl, "eager", True)
+    assert k == point_key(dict(chip), dict(wl), "eager", True)
+    assert k != point_key(dict(chip, ub_bytes=chip["ub_bytes"] * 2), wl, "eager", True)
+    assert k != point_key(chip, dict(wl, dtype="float32"), "eager", True)
+    assert k != point_key(chip, wl, "eager", False)
+    assert simulator_version().startswith("0.") and "+" in simulator_version()
