@@ -16,6 +16,9 @@ module             ops
 ``layout``         Transpose, Concat, Gather, Slice
 ``shape``          Reshape, Flatten, Identity, Dropout, Squeeze, Unsqueeze, Expand
                    (and Shape, Size, ConstantOfShape: refused as dynamic)
+``activation``     Sigmoid, Tanh, LeakyRelu, Elu, Selu, Celu, Softplus, Softsign, HardSigmoid,
+                   HardSwish, Mish, Swish, ThresholdedRelu, Shrink
+``math_ext``       unary math, comparisons, logic and bitwise ops, Max, Min, Mean, Mod
 =================  ======================================================================
 
 Shared pieces: :mod:`.attrs` (attribute and axis access), :mod:`.tensors` (DTensor,
@@ -28,6 +31,7 @@ and node, and :func:`lower_node` turns anything else a handler raises into one t
 from __future__ import annotations
 
 from . import cnn, elementwise, layout, linear, shape  # noqa: F401  (each registers its handlers)
+from . import activation, math_ext  # noqa: F401,E402  (issue 10: activations, pointwise math and logic)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node
