@@ -62,3 +62,5 @@ from .math.compare import *  # noqa: F403,E402  (the table-generated comparisons
 from .math.logical import *  # noqa: F403,E402  (the table-generated logical and bitwise ops)
 from .math.minmax import *  # noqa: F403,E402  (the table-generated Maximum, Minimum, Remainder, Fmod)
 from .activation.prelu import aclnnPrelu, aclnnPreluGetWorkspaceSize  # noqa: E402
+from .reduce.reduce_ext import *  # noqa: F403,E402  (the table-generated extra reductions)
+from .activation.row_activation import *  # noqa: F403,E402  (LogSoftmax, Hardmax)

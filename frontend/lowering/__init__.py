@@ -19,6 +19,8 @@ module             ops
 ``activation``     Sigmoid, Tanh, LeakyRelu, Elu, Selu, Celu, Softplus, Softsign, HardSigmoid,
                    HardSwish, Mish, Swish, ThresholdedRelu, Shrink
 ``math_ext``       unary math, comparisons, logic and bitwise ops, Max, Min, Mean, Mod
+``reduce_ext``     ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2,
+                   ReduceLogSum, ReduceLogSumExp
 =================  ======================================================================
 
 Shared pieces: :mod:`.attrs` (attribute and axis access), :mod:`.tensors` (DTensor,
@@ -31,7 +33,7 @@ and node, and :func:`lower_node` turns anything else a handler raises into one t
 from __future__ import annotations
 
 from . import cnn, elementwise, layout, linear, shape  # noqa: F401  (each registers its handlers)
-from . import activation, math_ext  # noqa: F401,E402  (issue 10: activations, pointwise math and logic)
+from . import activation, math_ext, reduce_ext  # noqa: F401,E402  (issue 10: activations, math, logic, reductions)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node

@@ -20,13 +20,15 @@ Swish             aclnnSwish(x, alpha [1])
 ThresholdedRelu   aclnnThreshold(x, alpha [1], value 0)
 Shrink            aclnnShrink(x, lambd [0.5], bias [0])
 PRelu             aclnnPrelu(x, slope viewed at x's rank, out) (unidirectional broadcast)
+LogSoftmax        aclnnLogSoftmax(x, axis [-1]); opset < 13: over dim 1 of the 2-D view
+Hardmax           aclnnHardmax(x, axis [-1]) (likewise)
 ================  ==================================================================
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .attrs import attr_float
+from .attrs import attr_float, attr_int, axis_index
 from .registry import register
 from .tensors import prepare, scalar
 
@@ -78,3 +80,22 @@ def lower_prelu(ctx, node, ins):
         slope = ctx.view(slope, node.outputs[0] + "__slope", (1,) * (len(x.shape) - len(slope.shape)) + slope.shape)
     out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
     return [out], [prepare(node, "aclnnPrelu", x.tensor, slope.tensor, out.tensor)]
+
+
+@register("LogSoftmax", "Hardmax", opset=True)
+def lower_row_activation(ctx, node, ins, opset: int):
+    """LogSoftmax / Hardmax along ``axis``; before opset 13 the input is coerced to 2-D
+    at ``axis`` (default 1) and the op runs over the second dim."""
+    aclnn = f"aclnn{node.op_type}"
+    x = ins[0]
+    rank = len(x.shape)
+    out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
+    if opset < 13:
+        axis = axis_index(node, attr_int(node, "axis", 1), rank)
+        rows = int(np.prod(x.shape[:axis], dtype=np.int64))
+        cols = int(np.prod(x.shape[axis:], dtype=np.int64))
+        x2 = ctx.view(x, node.outputs[0] + "__x_2d", (rows, cols))
+        o2 = ctx.view(out, out.name + "__2d", (rows, cols))
+        return [out], [prepare(node, aclnn, x2.tensor, 1, o2.tensor)]
+    axis = axis_index(node, attr_int(node, "axis", -1), rank)
+    return [out], [prepare(node, aclnn, x.tensor, axis, out.tensor)]

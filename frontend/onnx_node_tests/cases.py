@@ -15,11 +15,12 @@ OPS = ("MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "LayerNormalization", "Soft
        "ReduceSum", "ReduceMean", "Pow", "Sqrt", "Clip", "Identity", "Constant", "ConstantOfShape",
        # issue 10: activations, pointwise math and logic
        "Sigmoid", "Tanh", "LeakyRelu", "Elu", "Selu", "Celu", "Softplus", "Softsign", "HardSigmoid", "HardSwish",
-       "Mish", "Swish", "ThresholdedRelu", "Shrink", "PRelu",
+       "Mish", "Swish", "ThresholdedRelu", "Shrink", "PRelu", "LogSoftmax", "Hardmax",
        "Exp", "Log", "Abs", "Neg", "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan", "Asin", "Acos",
        "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "IsNaN", "IsInf", "Not", "BitwiseNot", "Greater", "Less",
        "GreaterOrEqual", "LessOrEqual", "And", "Or", "Xor", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Max", "Min",
-       "Mean", "Sum", "Mod")
+       "Mean", "Sum", "Mod", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2",
+       "ReduceLogSum", "ReduceLogSumExp")
 
 #: op -> module of onnx.backend.test.case.node that holds its cases (the op's lower-case name unless listed)
 _MODULE_NAMES = {"GreaterOrEqual": "greater_or_equal", "LessOrEqual": "less_or_equal", "And": "and_", "Or": "or_",
@@ -28,7 +29,9 @@ MODULES = {op: _MODULE_NAMES.get(op, op.lower()) for op in OPS}
 
 #: op -> input positions that exported models hold as constants (bound as initializers)
 STATIC_INPUTS = {"Reshape": (1,), "Unsqueeze": (1,), "Squeeze": (1,), "Slice": (1, 2, 3, 4), "Expand": (1,),
-                 "ReduceSum": (1,), "ReduceMean": (1,), "ConstantOfShape": (0,)}
+                 "ReduceSum": (1,), "ReduceMean": (1,), "ConstantOfShape": (0,),
+                 **{op: (1,) for op in ("ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare", "ReduceL1",
+                                        "ReduceL2", "ReduceLogSum", "ReduceLogSumExp")}}
 
 _DTYPE = ("dtype outside npu-sim's aclDataType set (DESIGN.md section 5; no uint16/32/64, string, float8/float4, "
           "int4/int2)")
