@@ -1,16 +1,15 @@
 """Unary activations, one table (:data:`ROWS`) on the elementwise AIV kernel; the
 entry points are generated from the rows (:mod:`opsnn.math.common.table`).
 
-CANN prototypes (aclnn API reference, CANN 8.x, "aclnnXxx&aclnnInplaceXxx" pages):
-  aclnnSigmoid(self, out), aclnnTanh(self, out), aclnnSelu(self, out),
-  aclnnMish(self, out), aclnnHardsigmoid(self, out), aclnnHardswish(self, out)
-  aclnnLeakyRelu(self, negativeSlope, out)
-  aclnnElu(self, alpha, scale, inputScale, out)
-  aclnnCelu(self, alpha, out)
-  aclnnSoftplus(self, beta, threshold, out)
-  aclnnSwish(self, betaOptional, out)            (null beta: 1.0)
-  aclnnThreshold(self, threshold, value, out)    (also integer dtypes)
-  aclnnHardshrink(self, lambd, out), aclnnSoftshrink(self, lambd, out)
+CANN prototypes checked against the aclnn API reference (CANN 8.x,
+"aclnnXxx&aclnnInplaceXxx" pages): aclnnLeakyRelu(self, negativeSlope, out),
+aclnnElu(self, alpha, scale, inputScale, out), aclnnSoftplus(self, beta, threshold,
+out), aclnnHardsigmoid(self, out), aclnnHardswish(self, out), aclnnSwish(self,
+betaOptional, out) (null beta: 1.0), aclnnThreshold(self, threshold, value, out)
+(also integer dtypes). From CANN's op list, prototypes not re-checked here:
+aclnnSigmoid(self, out), aclnnTanh(self, out), aclnnSelu(self, out), aclnnMish(self,
+out), aclnnHardshrink(self, lambd, out), aclnnSoftshrink(self, lambd, out).
+aclnnCelu(self, alpha, out): no page found in the reference searched; CANN's style.
 Not in CANN (this simulator's names, in CANN's style):
   aclnnSoftsign(self, out)                       x / (1 + |x|)
   aclnnHardsigmoidV2(self, alpha, beta, out)     clamp(alpha x + beta, 0, 1) (ONNX HardSigmoid)
