@@ -60,3 +60,11 @@ from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
 from .matmul.matmul import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize
 from .base.cache import clear_executor_cache, executor_cache_stats, no_executor_cache, set_executor_cache
 from .base.pool import executor_pool_stats
+from .activation.unary_activation import *  # noqa: F403,E402  (the table-generated activations)
+from .math.unary_math import *  # noqa: F403,E402  (the table-generated unary math)
+from .math.compare import *  # noqa: F403,E402  (the table-generated comparisons)
+from .math.logical import *  # noqa: F403,E402  (the table-generated logical and bitwise ops)
+from .math.minmax import *  # noqa: F403,E402  (the table-generated Maximum, Minimum, Remainder, Fmod)
+from .activation.prelu import aclnnPrelu, aclnnPreluGetWorkspaceSize  # noqa: E402
+from .reduce.reduce_ext import *  # noqa: F403,E402  (the table-generated extra reductions)
+from .activation.row_activation import *  # noqa: F403,E402  (LogSoftmax, Hardmax)

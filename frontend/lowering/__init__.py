@@ -18,6 +18,11 @@ module             ops
 ``shape``          Reshape, Flatten, Identity, Dropout, Squeeze, Unsqueeze, Expand
                    (and Shape, Size, ConstantOfShape: refused as dynamic)
 ``fused``          FusedConv, FusedElementwise (graph mode, :mod:`frontend.passes`)
+``activation``     Sigmoid, Tanh, LeakyRelu, Elu, Selu, Celu, Softplus, Softsign, HardSigmoid,
+                   HardSwish, Mish, Swish, ThresholdedRelu, Shrink
+``math_ext``       unary math, comparisons, logic and bitwise ops, Max, Min, Mean, Mod
+``reduce_ext``     ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2,
+                   ReduceLogSum, ReduceLogSumExp
 =================  ======================================================================
 
 Shared pieces: :mod:`.attrs` (attribute and axis access), :mod:`.tensors` (DTensor,
@@ -30,6 +35,7 @@ and node, and :func:`lower_node` turns anything else a handler raises into one t
 from __future__ import annotations
 
 from . import cnn, elementwise, fused, layout, linear, norm, shape  # noqa: F401  (each registers its handlers)
+from . import activation, math_ext, reduce_ext  # noqa: F401,E402  (issue 10: activations, math, logic, reductions)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node

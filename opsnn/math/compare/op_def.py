@@ -1,0 +1,8 @@
+"""Definitions of the comparisons, generated from :data:`.op_api.ROWS`:
+``(self, other, out)`` in CANN order (``other`` an aclScalar for the Scalar forms)."""
+from __future__ import annotations
+
+from ..common.table import make_op_defs
+from .op_api import ENTRY_POINTS, ROWS
+
+OP_DEFS = make_op_defs(binary=ROWS, entries=ENTRY_POINTS)

@@ -1,0 +1,6 @@
+"""Min/max and modulo shape inference: the broadcast shape, the promoted dtype."""
+from __future__ import annotations
+
+from ..common.table import infer_binary_row
+
+__all__ = ["infer_binary_row"]

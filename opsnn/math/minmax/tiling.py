@@ -1,0 +1,9 @@
+"""Min/max and modulo tiling: a pure function of (chip, operand shapes and dtypes,
+kernel); no device. Bytes per element as in :mod:`..common.tiling`, pass counts from
+:data:`.tiling_data.MINMAX_COSTS`."""
+from __future__ import annotations
+
+from ..common.tiling import family_tiling
+from .tiling_data import MINMAX_COSTS
+
+minmax_tiling = family_tiling("minmax", MINMAX_COSTS)
