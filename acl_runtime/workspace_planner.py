@@ -66,7 +66,23 @@ def _align_up(n: int, alignment: int) -> int:
 
 
 @dataclass
-class WorkspacePlan:
+class _Placement:
+    """What both plans report (bytes): offsets (id -> offset, a multiple of
+    ``alignment``), aligned sizes, the arena, the lower bound, the naive one-buffer-each
+    total, the placement order kept and the arena of every order tried."""
+
+    alignment: int
+    offsets: dict[Hashable, int]
+    aligned_bytes: dict[Hashable, int]
+    arena_bytes: int
+    lower_bound_bytes: int
+    naive_bytes: int
+    order: str
+    order_arena_bytes: dict[str, int]
+
+
+@dataclass
+class WorkspacePlan(_Placement):
     """Result of ``plan_workspaces``. All sizes and offsets in bytes.
 
     offsets: op_id -> byte offset into the arena (multiple of ``alignment``; 0 for ops
@@ -77,18 +93,10 @@ class WorkspacePlan:
     placement order kept; order_arena_bytes: arena per order tried.
     """
 
-    requests: tuple[WorkspaceRequest, ...]
-    alignment: int
-    offsets: dict[Hashable, int]
-    aligned_bytes: dict[Hashable, int]
-    arena_bytes: int
-    lower_bound_bytes: int
-    naive_bytes: int
-    peak_ops: tuple[Hashable, ...]
-    order: str
-    order_arena_bytes: dict[str, int]
-    _index: dict[Hashable, int] = field(repr=False)
-    _ancestors: list[int] = field(repr=False)
+    requests: tuple[WorkspaceRequest, ...] = ()
+    peak_ops: tuple[Hashable, ...] = ()
+    _index: dict[Hashable, int] = field(default_factory=dict, repr=False)
+    _ancestors: list[int] = field(default_factory=list, repr=False)
 
     def happens_before(self, a: Hashable, b: Hashable) -> bool:
         """True when op ``a`` finishes before op ``b`` starts (transitively). KeyError on
@@ -474,22 +482,13 @@ class BufferRequest:
 
 
 @dataclass
-class BufferPlan:
-    """Result of ``plan_buffers`` (bytes). offsets: buffer id -> offset (multiple of
-    ``alignment``); lower_bound_bytes: largest total of aligned sizes live at one op;
-    optimal: the arena is proven minimal (equals the bound, or the exact search ran to
-    the end); order / order_arena_bytes as in ``WorkspacePlan``."""
+class BufferPlan(_Placement):
+    """Result of ``plan_buffers`` (bytes; fields as in ``_Placement``). lower_bound_bytes:
+    largest total of aligned sizes live at one op; optimal: the arena is proven minimal
+    (equals the bound, or the exact search ran to the end)."""
 
-    buffers: tuple[BufferRequest, ...]
-    alignment: int
-    offsets: dict[Hashable, int]
-    aligned_bytes: dict[Hashable, int]
-    arena_bytes: int
-    lower_bound_bytes: int
-    naive_bytes: int
-    order: str
-    order_arena_bytes: dict[str, int]
-    optimal: bool
+    buffers: tuple[BufferRequest, ...] = ()
+    optimal: bool = False
 
 
 def verify_buffers(plan: BufferPlan) -> None:
@@ -556,8 +555,9 @@ def plan_buffers(buffers: Iterable[BufferRequest], alignment: int = 1) -> Buffer
         "conflict_bytes": sorted(live, key=lambda i: (-cbytes[i] - sizes[i], i)),
     }
     offs, arena, name, per_order, optimal = _best_placement(live, sizes, conflict, orders, lower)
-    plan = BufferPlan(bufs, alignment, {b.buffer_id: offs.get(i, 0) for i, b in enumerate(bufs)},
-                      {b.buffer_id: sizes[i] for i, b in enumerate(bufs)}, arena, lower, sum(sizes), name,
-                      per_order, optimal)
+    plan = BufferPlan(alignment=alignment, offsets={b.buffer_id: offs.get(i, 0) for i, b in enumerate(bufs)},
+                      aligned_bytes={b.buffer_id: sizes[i] for i, b in enumerate(bufs)}, arena_bytes=arena,
+                      lower_bound_bytes=lower, naive_bytes=sum(sizes), order=name, order_arena_bytes=per_order,
+                      buffers=bufs, optimal=optimal)
     verify_buffers(plan)
     return plan
