@@ -9,6 +9,7 @@ stream ids (0 or None = the default stream); numpy integers are accepted.
 from __future__ import annotations
 
 from . import constants as C
+from .capture import manager as _capture
 from .errors import AclError, as_int
 
 
@@ -20,6 +21,7 @@ class Streams:
         self.rt = rt
         self.ctx = rt.context
         self.profiler = rt.profiler
+        self.capturing: dict = {}   # stream id -> capture.ModelRI between aclmdlRICaptureBegin and End
 
     def _flush(self) -> None:
         self.rt.launcher.flush()
@@ -75,12 +77,16 @@ class Streams:
         e, s = self.event(event), self.stream(stream)
         self._flush()
         t, _ = self.profiler.host_span("record_event", "aclrtRecordEvent")
+        if self.capturing and _capture(self.rt).record(s, e):
+            return
         self.ctx.device.submit_record(s, e, t)
 
     def stream_wait_event(self, stream, event) -> None:
         e, s = self.event(event), self.stream(stream)
         self._flush()
         t, _ = self.profiler.host_span("stream_wait_event", "aclrtStreamWaitEvent")
+        if self.capturing and _capture(self.rt).wait(s, e):
+            return
         self.ctx.device.submit_wait(s, e, t)
 
     # ---- waiting ----------------------------------------------------------------------
