@@ -104,7 +104,7 @@ def cmd_run(args, console: Console) -> int:
     if acl.init(chip=chip) != 0 or acl.rt.set_device(0) != 0:
         raise CliError(acl.get_recent_err_msg())
     try:
-        runner = ModelRunner(graph)
+        runner = ModelRunner(graph, memory=args.memory)
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       TimeElapsedColumn(), console=console, transient=True, disable=args.no_progress) as prog:
             tp = prog.add_task("prepare (phase 1)", total=len(graph.nodes))
@@ -114,6 +114,7 @@ def cmd_run(args, console: Console) -> int:
             result = runner.run(feeds, lambda i, n: prog.update(tr, completed=i))
         records = profiling.kernel_records()
         peak = profiling.peak_memory_bytes()
+        mem_report = runner.memory_report()
         trace_path = None
         if trace_file is not None:
             profiling.write_trace(trace_file, metadata={"model": str(path), "chip": chip.name})
@@ -151,6 +152,8 @@ def cmd_run(args, console: Console) -> int:
     print_summary(console, model=path.name, chip=chip, result=result, records=records, peak_bytes=peak,
                   weight_bytes=runner.weight_bytes, trace_path=trace_path, check=check, prepare_s=prepare_s,
                   ref_s=ref_s, top=args.top)
+    from ..memory import print_memory
+    print_memory(console, mem_report, full=args.memory_report)
     if check is not None and not check["rel_err"] <= check["tol"]:
         return 1
     return 0
