@@ -30,6 +30,7 @@ Pythonic :class:`Graph` over them are one feature and read best together.
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from npu_sim.program import KernelLaunch
@@ -162,8 +163,76 @@ class CaptureManager:
         return ri
 
     def destroy(self, handle) -> None:
-        self.model(handle).destroyed = True
+        ri = self.model(handle)
+        ri.destroyed = True
         del self.models[handle]
+        if getattr(ri, "arena", 0):
+            self.rt.free(ri.arena)
+
+    def instantiate(self, handle, buffers: dict[int, int], alignment: int = 512):
+        """Plan ``buffers`` ({device address: bytes}, e.g. intermediates and workspaces
+        that only captured aclnn kernels touch) in one arena by their lifetimes over the
+        captured tasks, allocate it, and rebind the kernels to it; replays then use the
+        arena (the old buffers may be freed). Happens-before: stream order plus each
+        wait after the latest captured record of its event. Two buffers share memory only
+        if every use of one happens before every use of the other, so tasks on streams
+        with no event path between them never share. Returns the
+        ``workspace_planner.BufferPlan``. Raises AclError 100000 for a bad handle or a
+        second instantiate."""
+        from .workspace_planner import plan_ordered
+        ri = self.model(handle)
+        if getattr(ri, "arena", 0):
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"modelRI {handle} is already instantiated")
+        bases = sorted(buffers)
+        index = {b: k for k, b in enumerate(bases)}
+
+        def owner(addr: int):
+            k = bisect.bisect_right(bases, addr) - 1
+            return bases[k] if k >= 0 and addr < bases[k] + max(buffers[bases[k]], 1) else None
+        anc: list[int] = []
+        last_on: dict[int, int] = {}
+        last_record: dict[int, int] = {}
+        uses = [0] * len(bases)
+        for j, task in enumerate(ri.tasks):
+            a = 0
+            sid = task.stream.stream_id
+            preds = [last_on[sid]] if sid in last_on else []
+            if task.kind == "wait" and task.payload[0].event_id in last_record:
+                preds.append(last_record[task.payload[0].event_id])
+            for p in preds:
+                a |= anc[p] | (1 << p)
+            anc.append(a)
+            last_on[sid] = j
+            if task.kind == "record":
+                last_record[task.payload[0].event_id] = j
+            elif task.kind == "kernel":
+                _, addrs, ws = task.payload
+                for addr in (*addrs, ws):
+                    b = owner(addr) if addr else None
+                    if b is not None:
+                        uses[index[b]] |= 1 << j
+        before = []
+        for j in range(len(bases)):
+            common = -1
+            x = uses[j]
+            while x:
+                low = x & -x
+                common &= anc[low.bit_length() - 1]
+                x ^= low
+            before.append(sum(1 << i for i in range(len(bases))
+                              if i != j and uses[j] and uses[i] and uses[i] & ~common == 0))
+        plan = plan_ordered(bases, [buffers[b] for b in bases], before, alignment)
+        ri.arena = self.rt.malloc(plan.arena_bytes) if plan.arena_bytes else 0
+
+        def real(addr: int) -> int:
+            b = owner(addr) if addr else None
+            return addr if b is None else ri.arena + plan.offsets[b] + (addr - b)
+        for task in ri.tasks:
+            if task.kind == "kernel":
+                k, addrs, ws = task.payload
+                task.payload = (k, [real(a) for a in addrs], real(ws))
+        ri.plan = plan
+        return plan
 
     # ---- hooks (called by streams / launch_queue / memory while a capture is active) --
     def _fail(self, ri: ModelRI, code: int, msg: str):

@@ -561,3 +561,39 @@ def plan_buffers(buffers: Iterable[BufferRequest], alignment: int = 1) -> Buffer
                       buffers=bufs, optimal=optimal)
     verify_buffers(plan)
     return plan
+
+
+def plan_ordered(ids: Sequence[Hashable], sizes: Sequence[int], before: Sequence[int],
+                 alignment: int = DEFAULT_ALIGNMENT_BYTES) -> BufferPlan:
+    """Place buffers whose only known relation is a partial order: bit ``i`` of
+    ``before[j]`` set means every use of buffer ``i`` happens before every use of buffer
+    ``j`` (transitively closed, acyclic), so they may share memory; any other pair may be
+    live together. Lower bound: the maximum-weight antichain (as ``plan_workspaces``).
+    Lifetimes are reported as [0, 1) (there is no op clock). Raises ``ValueError`` on
+    mismatched lengths, a negative size or a bad alignment."""
+    if not (len(ids) == len(sizes) == len(before)):
+        raise ValueError("ids, sizes and before must have one entry per buffer")
+    if isinstance(alignment, bool) or not isinstance(alignment, int) or alignment <= 0:
+        raise ValueError(f"alignment must be a positive int (bytes), got {alignment!r}")
+    if any(s < 0 for s in sizes):
+        raise ValueError("negative buffer size")
+    al = [_align_up(s, alignment) for s in sizes]
+    live = [i for i, s in enumerate(al) if s]
+    mask = sum(1 << i for i in live)
+    after = [0] * len(al)
+    for j, b in enumerate(before):
+        for i in live:
+            if b >> i & 1:
+                after[i] |= 1 << j
+    conflict = [0] * len(al)
+    for i in live:
+        conflict[i] = mask & ~(before[i] | after[i] | (1 << i))
+    lower, _ = _lower_bound(al, live, list(before))
+    cbytes = {i: sum(al[j] for j in live if conflict[i] >> j & 1) for i in live}
+    orders = {"size": sorted(live, key=lambda i: (-al[i], i)), "issue": list(live),
+              "conflict_bytes": sorted(live, key=lambda i: (-cbytes[i] - al[i], i))}
+    offs, arena, name, per_order, optimal = _best_placement(live, al, conflict, orders, lower)
+    return BufferPlan(alignment=alignment, offsets={b: offs.get(i, 0) for i, b in enumerate(ids)},
+                      aligned_bytes={b: al[i] for i, b in enumerate(ids)}, arena_bytes=arena,
+                      lower_bound_bytes=lower, naive_bytes=sum(al), order=name, order_arena_bytes=per_order,
+                      buffers=tuple(BufferRequest(b, 0, 1, sizes[i]) for i, b in enumerate(ids)), optimal=optimal)

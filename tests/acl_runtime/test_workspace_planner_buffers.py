@@ -132,3 +132,20 @@ def test_duplicate_and_alignment_errors():
     with pytest.raises(ValueError, match="alignment"):
         plan_buffers([], alignment=0)
     assert wp.EXACT_MAX_BUFFERS >= 8
+
+
+@settings(max_examples=100, deadline=None)
+@given(buffers(20, 10, 3000))
+def test_plan_ordered_on_interval_orders_matches_plan_buffers_bound(bufs):
+    """An interval order given as 'before' bitsets: same lower bound as the sweep, and
+    no two buffers that are not ordered overlap."""
+    from acl_runtime.workspace_planner import plan_ordered
+    before = [sum(1 << i for i, a in enumerate(bufs) if a.upper <= b.lower) for b in bufs]
+    ids = [b.buffer_id for b in bufs]
+    p = plan_ordered(ids, [b.size_bytes for b in bufs], before, 32)
+    assert p.lower_bound_bytes == plan_buffers(bufs, 32).lower_bound_bytes <= p.arena_bytes
+    for i, a in enumerate(bufs):
+        for j, b in enumerate(bufs):
+            if i < j and a.size_bytes and b.size_bytes and not (before[j] >> i & 1 or before[i] >> j & 1):
+                oa, ob = p.offsets[a.buffer_id], p.offsets[b.buffer_id]
+                assert oa + p.aligned_bytes[a.buffer_id] <= ob or ob + p.aligned_bytes[b.buffer_id] <= oa
