@@ -14,6 +14,7 @@ from npu_sim import KernelConfigError
 from npu_sim.program import KernelLaunch, KernelSpec
 
 from . import constants as C
+from .capture import manager as _capture
 from .errors import AclError
 from .host_clock import HOST_COST_NS
 from .profiler import HOST_TRACK
@@ -42,6 +43,8 @@ class LaunchQueue:
         s = self.streams.stream(stream)
         self.flush()
         t, fid = self.profiler.host_span("aclnn_launch", f"aclnn{launch.spec.name}", host_args, flow=True)
+        if self.streams.capturing and _capture(self.streams.rt).task(s, "launch", launch.spec.name, (launch,)):
+            return
         try:
             dev.submit_kernel(s, launch, t, fid)
         except KernelConfigError as e:
@@ -100,7 +103,10 @@ class LaunchQueue:
         if dev is None:
             return
         backed = dev.backed
+        capturing = self.streams.capturing
         for s, k, addrs, ws, t, fid in pending:
+            if capturing and _capture(self.streams.rt).task(s, "kernel", k.spec.name, (k, addrs, ws)):
+                continue
             try:
                 dev.submit_kernel(s, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t, fid)
             except Exception as e:  # noqa: BLE001 - a bad kernel is a stream error, never a crash

@@ -16,6 +16,7 @@ import numpy as np
 from npu_sim import DeviceMemoryError
 
 from . import constants as C
+from .capture import copy_hook
 from .errors import AclError, as_int
 from .sanitizer import SANITIZER
 
@@ -144,6 +145,7 @@ class Memory:
         if count == 0:
             return
         rt.launcher.flush()
+        captured = bool(rt.streams.capturing) and copy_hook(rt, s, sync, kind, src)   # acl_runtime.capture
         mem = dev.memory
         if kind == C.ACL_MEMCPY_HOST_TO_HOST:
             self.host_view(dst, count, writable=True)[...] = self.host_view(src, count)
@@ -152,7 +154,7 @@ class Memory:
             hv = self.host_view(src, count)
             self._check_dev(dst, count)
             # async copies read the host buffer at enqueue (pinned-copy model); timing-only runs move no bytes
-            snapshot = hv.copy() if (not sync and dev.backed) else hv
+            snapshot = hv.copy() if (not sync and dev.backed and not captured) else hv
             apply = (lambda: mem.write(dst, snapshot)) if dev.backed else None
             tag = "H2D"
         elif kind == C.ACL_MEMCPY_DEVICE_TO_HOST:
@@ -170,6 +172,9 @@ class Memory:
             tag = "D2D"
         t, fid = self.profiler.host_span("memcpy" if sync else "memcpy_async",
                                          f"aclrtMemcpy{'' if sync else 'Async'} {tag}", {"bytes": count}, flow=True)
+        if captured:   # replays read the (page-locked) host buffer when they run
+            rt.streams.capture_manager.task(s, "memcpy", f"aclrtMemcpyAsync {tag}", (count, tag, apply))
+            return
         proc = dev.submit_memcpy(s, count, tag, apply, t, fid)
         if SANITIZER.enabled:
             SANITIZER.task(s.stream_id, f"aclrtMemcpy{'' if sync else 'Async'} {tag}",

@@ -263,6 +263,15 @@ class Session:
             while self._retired:
                 runtime().free(self._retired.pop().ptr)
 
+    def capture(self, stream: Stream | None = None, *, mode: int = 0):
+        """Stream capture as a context manager (aclmdlRICaptureBegin/End; ``mode`` an
+        aclmdlRICaptureMode, default GLOBAL): ``with s.capture(st) as g: ...`` records the
+        block's tasks, ``g.replay(inputs)`` runs them for one host launch. See
+        :class:`acl_runtime.capture.Graph`."""
+        from .capture import Graph
+        self._check_open()
+        return Graph(self, stream or self.default_stream, mode)
+
     def write_trace(self, path, metadata: dict | None = None):
         """Run queued work to completion and write everything recorded so far as a
         Chrome/Perfetto trace (see traces/README.md). Returns the path written.

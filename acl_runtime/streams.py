@@ -17,6 +17,7 @@ stream ids (0 or None = the default stream); numpy integers are accepted.
 from __future__ import annotations
 
 from . import constants as C
+from .capture import manager as _capture
 from .errors import AclError, as_int
 from .sanitizer import SANITIZER
 
@@ -29,6 +30,7 @@ class Streams:
         self.rt = rt
         self.ctx = rt.context
         self.profiler = rt.profiler
+        self.capturing: dict = {}   # stream id -> capture.ModelRI between aclmdlRICaptureBegin and End
         self._for_device = None
         self._new_device_state(None)
 
@@ -162,6 +164,8 @@ class Streams:
         e, s = self.event(event), self.stream(stream)
         self._flush()
         t, _ = self.profiler.host_span("record_event", "aclrtRecordEvent")
+        if self.capturing and _capture(self.rt).record(s, e):
+            return
         fired = self.ctx.device.submit_record(s, e, t)
         self.record_log.setdefault(e.event_id, []).append((s.stream_id, fired))
         SANITIZER.record(e.event_id, s.stream_id)
@@ -170,6 +174,8 @@ class Streams:
         e, s = self.event(event), self.stream(stream)
         self._flush()
         t, _ = self.profiler.host_span("stream_wait_event", "aclrtStreamWaitEvent")
+        if self.capturing and _capture(self.rt).wait(s, e):
+            return
         # the device binds the wait to the latest record, or to the next one if none
         n = len(self.record_log.get(e.event_id, ()))
         self.wait_log.append((s.stream_id, e.event_id, n - 1 if e.records else n))

@@ -15,12 +15,22 @@ Happens-before is program order within a stream plus the edges, transitively clo
 (one Python int per op as an ancestor bitset). Each op's workspace lives exactly while
 its op runs, so two workspaces conflict unless one op happens before the other; ops on
 one stream never conflict. Placement is greedy best fit in several orders (size,
-start order, conflict degree), keeping the smallest arena, as XLA's heap simulator does.
+start order, conflict degree), keeping the smallest arena, as XLA's heap simulator does;
+when that is above the lower bound and at most ``EXACT_MAX_BUFFERS`` buffers need room,
+an exact branch and bound over placement orders (bounded by a node count, so the output
+stays deterministic) replaces it when it does better.
+
+``plan_buffers`` is the same placement for the interchange format of static memory
+planners (``id, lower, upper, size``: half-open op lifetimes), used by ``npu-sim
+plan-memory`` and by the captured-graph plan.
 
 Reported, all over sizes rounded up to ``alignment``: the arena, the lower bound (the
 largest total of workspaces that can be live at once = the maximum-weight antichain of
 the happens-before order, solved exactly as a max-flow with ``scipy``) and the naive
 one-buffer-each total. No device, no SimPy; errors are ``ValueError``.
+
+Longer than 300 lines on purpose: both front doors (happens-before workspaces and
+interval buffers) share one placement core, which is easier to trust in one file.
 """
 from __future__ import annotations
 
@@ -56,7 +66,23 @@ def _align_up(n: int, alignment: int) -> int:
 
 
 @dataclass
-class WorkspacePlan:
+class _Placement:
+    """What both plans report (bytes): offsets (id -> offset, a multiple of
+    ``alignment``), aligned sizes, the arena, the lower bound, the naive one-buffer-each
+    total, the placement order kept and the arena of every order tried."""
+
+    alignment: int
+    offsets: dict[Hashable, int]
+    aligned_bytes: dict[Hashable, int]
+    arena_bytes: int
+    lower_bound_bytes: int
+    naive_bytes: int
+    order: str
+    order_arena_bytes: dict[str, int]
+
+
+@dataclass
+class WorkspacePlan(_Placement):
     """Result of ``plan_workspaces``. All sizes and offsets in bytes.
 
     offsets: op_id -> byte offset into the arena (multiple of ``alignment``; 0 for ops
@@ -67,18 +93,10 @@ class WorkspacePlan:
     placement order kept; order_arena_bytes: arena per order tried.
     """
 
-    requests: tuple[WorkspaceRequest, ...]
-    alignment: int
-    offsets: dict[Hashable, int]
-    aligned_bytes: dict[Hashable, int]
-    arena_bytes: int
-    lower_bound_bytes: int
-    naive_bytes: int
-    peak_ops: tuple[Hashable, ...]
-    order: str
-    order_arena_bytes: dict[str, int]
-    _index: dict[Hashable, int] = field(repr=False)
-    _ancestors: list[int] = field(repr=False)
+    requests: tuple[WorkspaceRequest, ...] = ()
+    peak_ops: tuple[Hashable, ...] = ()
+    _index: dict[Hashable, int] = field(default_factory=dict, repr=False)
+    _ancestors: list[int] = field(default_factory=list, repr=False)
 
     def happens_before(self, a: Hashable, b: Hashable) -> bool:
         """True when op ``a`` finishes before op ``b`` starts (transitively). KeyError on
@@ -246,6 +264,17 @@ def _lower_bound(sizes: list[int], live: list[int], anc: list[int]):
     return (total - int(res.flow_value)) * g, peak
 
 
+def _first_fit(size: int, offsets: dict[int, int], sizes: list[int], conflict_i: int) -> int:
+    """Lowest offset where ``size`` bytes fit between the placed workspaces that
+    conflict (bitset ``conflict_i``) with the one being placed."""
+    cursor = 0
+    for lo, hi in sorted((offsets[j], offsets[j] + sizes[j]) for j in offsets if conflict_i >> j & 1):
+        if lo - cursor >= size:
+            return cursor
+        cursor = max(cursor, hi)
+    return cursor
+
+
 def _place(order: list[int], sizes: list[int], conflict: list[int]) -> tuple[dict[int, int], int]:
     """Greedy best fit: each op goes into the smallest gap between already-placed
     conflicting workspaces that holds it (lowest offset on ties), else on top of them."""
@@ -264,6 +293,85 @@ def _place(order: list[int], sizes: list[int], conflict: list[int]) -> tuple[dic
         offsets[i] = off
         arena = max(arena, off + size)
     return offsets, arena
+
+
+#: Exact search limits: at most this many live buffers, and this many search nodes
+#: (a node = one buffer tried at one depth; a count, not a clock, so plans are
+#: deterministic). Beyond either, the best heuristic placement is kept.
+EXACT_MAX_BUFFERS = 14
+EXACT_NODE_BUDGET = 40_000
+
+
+def _exact(live: list[int], sizes: list[int], conflict: list[int], best_arena: int, lower: int,
+           budget: int = EXACT_NODE_BUDGET):
+    """Branch and bound over placement orders with lowest first fit.
+
+    Why it is exact: take an optimal placement and place its buffers in increasing
+    optimal offset; first fit puts each at or below its optimal offset (every conflicting
+    buffer already placed ends at or below it), so some order reaches the optimum.
+    Pruning: first-fit offsets only rise as buffers are added, so ``max(first fit end)``
+    over the unplaced buffers bounds any completion from below. Returns
+    ``(offsets | None, arena, complete)``: offsets only when strictly better than
+    ``best_arena``; complete=False when the node budget ran out."""
+    best = [best_arena, None]
+    nodes = 0
+    offsets: dict[int, int] = {}
+    remaining = sorted(live, key=lambda i: (-sizes[i], i))
+
+    def dfs(arena: int) -> bool:
+        nonlocal nodes
+        if not remaining:
+            if arena < best[0]:
+                best[0], best[1] = arena, dict(offsets)
+            return True
+        fits = [(_first_fit(sizes[i], offsets, sizes, conflict[i]), i) for i in remaining]
+        if max(max(off + sizes[i] for off, i in fits), arena) >= best[0]:
+            return True
+        seen: set[tuple[int, int]] = set()
+        for off, i in fits:
+            if best[0] <= lower:
+                return True
+            key = (off, sizes[i])  # same size at the same offset: same layout
+            if key in seen and conflict[i] == 0:
+                continue
+            seen.add(key)
+            nodes += 1
+            if nodes > budget:
+                return False
+            remaining.remove(i)
+            offsets[i] = off
+            ok = dfs(max(arena, off + sizes[i]))
+            del offsets[i]
+            remaining.append(i)
+            remaining.sort(key=lambda k: (-sizes[k], k))
+            if not ok:
+                return False
+        return True
+
+    complete = dfs(0)
+    return best[1], best[0], complete
+
+
+def _best_placement(live: list[int], sizes: list[int], conflict: list[int], orders: dict[str, list[int]],
+                    lower: int):
+    """Best fit in each order, the smallest arena kept (first order on ties); then, when
+    that is above ``lower`` and the problem is small, the exact search. Returns
+    ``(offsets, arena, order_name, per_order, optimal)``; per_order has an ``exact``
+    entry when the search ran; optimal says the arena is proven minimal."""
+    best_name, best_offsets, best_arena, per_order = None, {}, 0, {}
+    for name, order in orders.items():
+        offs, arena = _place(order, sizes, conflict)
+        per_order[name] = arena
+        if best_name is None or arena < best_arena:
+            best_name, best_offsets, best_arena = name, offs, arena
+    optimal = best_arena <= lower
+    if not optimal and len(live) <= EXACT_MAX_BUFFERS:
+        offs, arena, complete = _exact(live, sizes, conflict, best_arena, lower)
+        per_order["exact"] = arena
+        if offs is not None:
+            best_name, best_offsets, best_arena = "exact", offs, arena
+        optimal = complete or arena <= lower
+    return best_offsets, best_arena, best_name or "size", per_order, optimal
 
 
 def plan_workspaces(requests: Iterable[WorkspaceRequest],
@@ -306,19 +414,14 @@ def plan_workspaces(requests: Iterable[WorkspaceRequest],
         "conflict_bytes": sorted(live, key=lambda i: (-sum(sizes[j] for j in live if conflict[i] >> j & 1)
                                                       - sizes[i], i)),
     }
-    best_name, best_offsets, best_arena, per_order = None, {}, 0, {}
-    for name, order in orders.items():
-        offs, arena = _place(order, sizes, conflict)
-        per_order[name] = arena
-        if best_name is None or arena < best_arena:
-            best_name, best_offsets, best_arena = name, offs, arena
     lower, peak = _lower_bound(sizes, live, anc)
+    best_offsets, best_arena, best_name, per_order, _ = _best_placement(live, sizes, conflict, orders, lower)
     plan = WorkspacePlan(
         requests=requests, alignment=alignment,
         offsets={r.op_id: best_offsets.get(i, 0) for i, r in enumerate(requests)},
         aligned_bytes={r.op_id: sizes[i] for i, r in enumerate(requests)},
         arena_bytes=best_arena, lower_bound_bytes=lower, naive_bytes=sum(sizes),
-        peak_ops=tuple(requests[i].op_id for i in peak), order=best_name or "size",
+        peak_ops=tuple(requests[i].op_id for i in peak), order=best_name,
         order_arena_bytes=per_order, _index=index, _ancestors=anc)
     verify_plan(plan)
     return plan
@@ -364,3 +467,133 @@ class EnqueueLog:
     def plan(self, alignment: int = DEFAULT_ALIGNMENT_BYTES) -> WorkspacePlan:
         """``plan_workspaces`` over what was logged."""
         return plan_workspaces(self.requests, self.edges, alignment)
+
+
+# ----------------------------------------------------------------------------- interval buffers
+@dataclass(frozen=True)
+class BufferRequest:
+    """One buffer of the static-memory-planning interchange format: live over the
+    half-open op interval ``[lower, upper)`` (ints, lower < upper), ``size_bytes`` >= 0."""
+
+    buffer_id: Hashable
+    lower: int
+    upper: int
+    size_bytes: int
+
+
+@dataclass
+class BufferPlan(_Placement):
+    """Result of ``plan_buffers`` (bytes; fields as in ``_Placement``). lower_bound_bytes:
+    largest total of aligned sizes live at one op; optimal: the arena is proven minimal
+    (equals the bound, or the exact search ran to the end)."""
+
+    buffers: tuple[BufferRequest, ...] = ()
+    optimal: bool = False
+
+
+def verify_buffers(plan: BufferPlan) -> None:
+    """Raise ``AssertionError`` naming the first pair of buffers live at the same op
+    whose ranges overlap, or a misaligned / out-of-arena buffer."""
+    bufs = [b for b in plan.buffers if plan.aligned_bytes[b.buffer_id]]
+    for b in bufs:
+        off = plan.offsets[b.buffer_id]
+        if off % plan.alignment or off < 0 or off + plan.aligned_bytes[b.buffer_id] > plan.arena_bytes:
+            raise AssertionError(f"buffer {b.buffer_id!r}: offset {off} misaligned or outside the arena")
+    for i, a in enumerate(bufs):
+        a0 = plan.offsets[a.buffer_id]
+        a1 = a0 + plan.aligned_bytes[a.buffer_id]
+        for b in bufs[i + 1:]:
+            b0 = plan.offsets[b.buffer_id]
+            b1 = b0 + plan.aligned_bytes[b.buffer_id]
+            if a.lower < b.upper and b.lower < a.upper and a0 < b1 and b0 < a1:
+                raise AssertionError(f"live buffers {a.buffer_id!r} [{a0}, {a1}) and {b.buffer_id!r} "
+                                     f"[{b0}, {b1}) overlap")
+
+
+def plan_buffers(buffers: Iterable[BufferRequest], alignment: int = 1) -> BufferPlan:
+    """Place buffers with known op lifetimes in one arena (two buffers conflict when
+    their half-open lifetimes intersect). Same placement as ``plan_workspaces``: best
+    fit in several orders, smallest kept, exact branch and bound for at most
+    ``EXACT_MAX_BUFFERS`` buffers. Deterministic. alignment: bytes (default 1 = sizes
+    as given; the runtime uses ``DEFAULT_ALIGNMENT_BYTES``). Raises ``ValueError`` on a
+    bad alignment, a non-int field, a negative size, lower >= upper or a duplicate id."""
+    bufs = tuple(buffers)
+    if isinstance(alignment, bool) or not isinstance(alignment, int) or alignment <= 0:
+        raise ValueError(f"alignment must be a positive int (bytes), got {alignment!r}")
+    seen: set = set()
+    for b in bufs:
+        for name in ("lower", "upper", "size_bytes"):
+            v = getattr(b, name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"buffer {b.buffer_id!r}: {name} must be an int, got {v!r}")
+        if b.size_bytes < 0:
+            raise ValueError(f"buffer {b.buffer_id!r}: negative size {b.size_bytes}")
+        if b.lower >= b.upper:
+            raise ValueError(f"buffer {b.buffer_id!r}: lower {b.lower} >= upper {b.upper}")
+        if b.buffer_id in seen:
+            raise ValueError(f"duplicate buffer id {b.buffer_id!r}")
+        seen.add(b.buffer_id)
+    sizes = [_align_up(b.size_bytes, alignment) for b in bufs]
+    live = [i for i, s in enumerate(sizes) if s]
+    conflict = [0] * len(bufs)
+    for x, i in enumerate(live):
+        for j in live[x + 1:]:
+            if bufs[i].lower < bufs[j].upper and bufs[j].lower < bufs[i].upper:
+                conflict[i] |= 1 << j
+                conflict[j] |= 1 << i
+    # Lower bound: sweep over lifetime ends (an end at t frees before a start at t).
+    events = sorted([(bufs[i].lower, 1, sizes[i]) for i in live] + [(bufs[i].upper, 0, -sizes[i]) for i in live])
+    lower = cur = 0
+    for _, _, d in events:
+        cur += d
+        lower = max(lower, cur)
+    cbytes = {i: sum(sizes[j] for j in live if conflict[i] >> j & 1) for i in live}
+    orders = {
+        "size": sorted(live, key=lambda i: (-sizes[i], bufs[i].lower, i)),
+        "start": sorted(live, key=lambda i: (bufs[i].lower, -sizes[i], i)),
+        "lifetime": sorted(live, key=lambda i: (bufs[i].lower - bufs[i].upper, -sizes[i], i)),
+        "conflict_bytes": sorted(live, key=lambda i: (-cbytes[i] - sizes[i], i)),
+    }
+    offs, arena, name, per_order, optimal = _best_placement(live, sizes, conflict, orders, lower)
+    plan = BufferPlan(alignment=alignment, offsets={b.buffer_id: offs.get(i, 0) for i, b in enumerate(bufs)},
+                      aligned_bytes={b.buffer_id: sizes[i] for i, b in enumerate(bufs)}, arena_bytes=arena,
+                      lower_bound_bytes=lower, naive_bytes=sum(sizes), order=name, order_arena_bytes=per_order,
+                      buffers=bufs, optimal=optimal)
+    verify_buffers(plan)
+    return plan
+
+
+def plan_ordered(ids: Sequence[Hashable], sizes: Sequence[int], before: Sequence[int],
+                 alignment: int = DEFAULT_ALIGNMENT_BYTES) -> BufferPlan:
+    """Place buffers whose only known relation is a partial order: bit ``i`` of
+    ``before[j]`` set means every use of buffer ``i`` happens before every use of buffer
+    ``j`` (transitively closed, acyclic), so they may share memory; any other pair may be
+    live together. Lower bound: the maximum-weight antichain (as ``plan_workspaces``).
+    Lifetimes are reported as [0, 1) (there is no op clock). Raises ``ValueError`` on
+    mismatched lengths, a negative size or a bad alignment."""
+    if not (len(ids) == len(sizes) == len(before)):
+        raise ValueError("ids, sizes and before must have one entry per buffer")
+    if isinstance(alignment, bool) or not isinstance(alignment, int) or alignment <= 0:
+        raise ValueError(f"alignment must be a positive int (bytes), got {alignment!r}")
+    if any(s < 0 for s in sizes):
+        raise ValueError("negative buffer size")
+    al = [_align_up(s, alignment) for s in sizes]
+    live = [i for i, s in enumerate(al) if s]
+    mask = sum(1 << i for i in live)
+    after = [0] * len(al)
+    for j, b in enumerate(before):
+        for i in live:
+            if b >> i & 1:
+                after[i] |= 1 << j
+    conflict = [0] * len(al)
+    for i in live:
+        conflict[i] = mask & ~(before[i] | after[i] | (1 << i))
+    lower, _ = _lower_bound(al, live, list(before))
+    cbytes = {i: sum(al[j] for j in live if conflict[i] >> j & 1) for i in live}
+    orders = {"size": sorted(live, key=lambda i: (-al[i], i)), "issue": list(live),
+              "conflict_bytes": sorted(live, key=lambda i: (-cbytes[i] - al[i], i))}
+    offs, arena, name, per_order, optimal = _best_placement(live, al, conflict, orders, lower)
+    return BufferPlan(alignment=alignment, offsets={b: offs.get(i, 0) for i, b in enumerate(ids)},
+                      aligned_bytes={b: al[i] for i, b in enumerate(ids)}, arena_bytes=arena,
+                      lower_bound_bytes=lower, naive_bytes=sum(al), order=name, order_arena_bytes=per_order,
+                      buffers=tuple(BufferRequest(b, 0, 1, sizes[i]) for i, b in enumerate(ids)), optimal=optimal)

@@ -128,6 +128,10 @@ class PreparedProgram:
         self.calls: list[PreparedCall] = []
         self.workspace = 0          #: device address of the shared workspace (0: none needed)
         self.stream: int | None = None
+        #: per-call workspace addresses from a memory plan (frontend.memory); None: the shared one
+        self.call_workspaces: list[int] | None = None
+        self.poison: list[list[tuple[int, int]]] | None = None   #: regions to fill after each call
+        self._poison_src = 0
 
     def add(self, *calls: PreparedCall) -> None:
         self.calls.extend(calls)
@@ -137,11 +141,20 @@ class PreparedProgram:
         """Bytes of the shared workspace: the largest any call asked for."""
         return max((c.workspace_size for c in self.calls), default=0)
 
+    def set_poison(self, regions: list[list[tuple[int, int]]], alloc) -> None:
+        """Poison mode: after call ``i``, fill each ``(address, bytes)`` of ``regions[i]``
+        with 0xFF bytes (an async device-to-device copy on the stream; frontend.memory)."""
+        n = max((b for r in regions for _, b in r), default=0)
+        if n:
+            self._poison_src = alloc(n)
+            upload(self._poison_src, np.full(n, 0xFF, np.uint8))
+        self.poison = regions
+
     def allocate(self) -> None:
         """aclrtMalloc the shared workspace (when any call needs one), then
         aclrtCreateStream. Each call gives a fresh workspace and stream; the previous
         ones stay allocated. Raises DeviceError (207001 when HBM is full)."""
-        size = self.workspace_size
+        size = self.workspace_size if self.call_workspaces is None else 0
         self.workspace = malloc(size) if size else 0
         stream, ret = acl.rt.create_stream()
         check(ret, "acl.rt.create_stream")
@@ -159,12 +172,18 @@ class PreparedProgram:
         start, end = self._event(), self._event()
         check(acl.rt.record_event(start, self.stream), "acl.rt.record_event")
         ws, ws_size = self.workspace, self.workspace_size
-        for c in self.calls:
+        per_call = self.call_workspaces
+        for i, c in enumerate(self.calls):
+            if per_call is not None:
+                ws, ws_size = per_call[i], c.workspace_size
             ret = c.launch(ws, ws_size, c.executor, self.stream)
             if ret != 0:
                 where = f"{self.name} " if self.name else ""
                 raise DeviceError(ret, f"{c.aclnn} for {where}{c.name!r}: {opsnn.aclGetRecentErrMsg()}",
                                   acl.constants.ERROR_NAMES.get(ret, ""))
+            for addr, n in (self.poison[i] if self.poison is not None else ()):
+                check(acl.rt.memcpy_async(addr, n, self._poison_src, n, acl.ACL_MEMCPY_DEVICE_TO_DEVICE, self.stream),
+                      "acl.rt.memcpy_async (poison)")
         check(acl.rt.record_event(end, self.stream), "acl.rt.record_event")
         total = len(self.calls)
         self._synchronize(progress, total)

@@ -19,6 +19,7 @@ import opsnn
 from acl_runtime import acl
 from opsnn.base.dtypes import from_numpy_dtype
 
+from . import memory as _memory
 from .errors import UnsupportedModelError
 from .graph import Graph
 from .lowering import DTensor, lower_node
@@ -44,9 +45,14 @@ class ModelRunner:
     ``mode``: "eager" (one aclnn kernel per node, the default here) or "graph" (the
     :mod:`frontend.passes` rewrites first, minus ``disable_passes``; ``npu-sim run``'s
     default). ``self.graph`` is the graph lowered, ``self.passes`` the rewrites made.
-    Raises ValueError for an unknown mode or pass."""
+    ``memory``: "naive" (one buffer per intermediate, the default here), "caching" or
+    "planned" (one arena; :mod:`frontend.memory`); ``poison`` fills each buffer after
+    its last use (tests). Raises ValueError for an unknown mode, pass or policy."""
 
-    def __init__(self, graph: Graph, mode: str = "eager", disable_passes=()):
+    def __init__(self, graph: Graph, mode: str = "eager", disable_passes=(), memory: str = "naive",
+                 poison: bool = False):
+        if memory not in _memory.POLICIES:
+            raise ValueError(f"memory policy must be one of {', '.join(_memory.POLICIES)}, got {memory!r}")
         from .passes import apply_passes
         self.mode = mode
         self.source_graph = graph
@@ -56,6 +62,11 @@ class ModelRunner:
         self.program = PreparedProgram()
         self._prepared = False
         self.weight_bytes = 0
+        self.memory = memory              #: frontend.memory policy for intermediates and workspaces
+        self.blocks = _memory.DeferredMemory()
+        self._lowering = False            # alloc() during lowering = an intermediate (placed by the policy)
+        self._report = None
+        self.poison = poison              #: fill each planned buffer with 0xFF when its lifetime ends
 
     @property
     def calls(self) -> list[PreparedCall]:
@@ -74,7 +85,12 @@ class ModelRunner:
         shape = tuple(int(d) for d in shape)
         dtype = np.dtype(dtype)
         nbytes = max(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, 1)
-        ptr = malloc(nbytes)
+        if self._lowering and self.memory != "naive":
+            ptr = self.blocks.alloc(nbytes)
+        else:
+            ptr = malloc(nbytes)
+            if self._lowering:
+                self.blocks.add(ptr, nbytes)
         d = DTensor(name, ptr, shape, dtype, self._tensor(ptr, shape, dtype))
         self.values[name] = d
         return d
@@ -89,7 +105,9 @@ class ModelRunner:
 
     def upload(self, name, arr: np.ndarray) -> DTensor:
         arr = np.asarray(arr, order="C")  # not ascontiguousarray: it turns a 0-d array into 1-d
+        lowering, self._lowering = self._lowering, False   # uploaded data needs real memory now
         d = self.alloc(name, arr.shape, arr.dtype)
+        self._lowering = lowering
         upload(d.ptr, arr)
         self.weight_bytes += arr.nbytes
         return d
@@ -113,6 +131,7 @@ class ModelRunner:
             for name in node.inputs:
                 if name and name in g.constants and name not in self.values:
                     self.upload(name, g.constants[name])
+        self._lowering = True
         for i, node in enumerate(g.nodes):
             ins = []
             for name in node.inputs:
@@ -128,12 +147,31 @@ class ModelRunner:
             self.program.add(*calls)
             if progress:
                 progress(i + 1, len(g.nodes))
-        self.program.allocate()
+        self._lowering = False
         for name in g.outputs:
             if name not in self.values:
                 raise UnsupportedModelError(f"graph output {name!r} is never produced")
+        if self.memory != "naive":
+            ws, self._report, poison = _memory.place(self.calls, self.values, self.blocks, self._keep(),
+                                                     self.memory, malloc)
+            self.program.call_workspaces = ws
+            if self.poison:
+                self.program.set_poison(poison, malloc)
+        self.program.allocate()
         check(acl.rt.synchronize_device(), "acl.rt.synchronize_device")
         self._prepared = True
+
+    def _keep(self) -> set:
+        return {b for name in self.graph.outputs if (b := self.blocks.owner(self.values[name].ptr)) is not None}
+
+    def memory_report(self) -> "_memory.MemoryReport":
+        """Bytes of intermediates + workspaces under naive, caching and planned, and the
+        lower bound (frontend.memory); after prepare()."""
+        assert self._prepared, "call prepare() first"
+        if self._report is None:
+            self._report = _memory.plan(_memory.lifetimes(self.calls, self.blocks, self._keep()), "planned")[2]
+            self._report.policy = self.memory
+        return self._report
 
     def run(self, feeds: dict[str, np.ndarray], progress: Callable[[int, int], None] | None = None) -> RunResult:
         """Copy ``feeds`` in, run every prepared op, return outputs and timings.

@@ -1,7 +1,7 @@
 """pyACL-style binding: ``from acl_runtime import acl``.
 
 ``acl.init()``, ``acl.finalize()``, ``acl.rt.*`` (runtime), ``acl.util.*`` (host
-buffers). Values first, status last; nothing raises for a bad argument.
+buffers), ``acl.mdl.ri_*`` (stream capture, aclmdlRI*). Values first, status last; nothing raises for a bad argument.
 Simulator extension: ``acl.init(chip="tiny")`` picks the chip preset (default
 ``$NPU_SIM_CHIP`` or ascend910b2, validated at init); ``timing_only=True`` skips
 all numbers. Numpy integers are accepted wherever an int is expected; bools and
@@ -13,7 +13,7 @@ from .. import constants
 from ..constants import *  # noqa: F401,F403  (ACL_SUCCESS, ACL_MEMCPY_HOST_TO_DEVICE, ...)
 from ..errors import get_recent_err_msg as _recent
 from ..runtime import runtime
-from . import rt, util
+from . import mdl, rt, util
 from ._wrap import status_only
 
 
@@ -39,4 +39,4 @@ def get_recent_err_msg() -> str:
     return _recent()
 
 
-__all__ = ["init", "finalize", "get_recent_err_msg", "rt", "util", "constants"]
+__all__ = ["init", "finalize", "get_recent_err_msg", "rt", "util", "mdl", "constants"]

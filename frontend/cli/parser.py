@@ -66,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--trace-level", choices=("pipes", "kernels", "off"), default="pipes",
                    help="pipes: every tile stage of every pipe (default); kernels: host and stream tasks only "
                         "(small); off: record nothing and write no trace")
+    r.add_argument("--memory", choices=("naive", "caching", "planned"), default="planned",
+                   help="intermediate tensors and workspaces: one buffer each, a caching allocator, or one "
+                        "planned arena (default planned; see frontend/memory.py)")
+    r.add_argument("--memory-report", action="store_true", help="print all three policies beside the lower bound")
     i = sub.add_parser("info", help="list a model's inputs, outputs and operators",
                        description="Show what a model needs (input names, shapes, dtypes, for --inputs) and "
                                    "whether every operator is supported. With no MODEL, lists the light models.")

@@ -117,7 +117,7 @@ def cmd_run(args, console: Console) -> int:
     from acl_runtime import profiler
     profiler.set_level(args.trace_level)
     try:
-        runner = ModelRunner(graph, mode=args.mode, disable_passes=args.disable_pass)
+        runner = ModelRunner(graph, mode=args.mode, disable_passes=args.disable_pass, memory=args.memory)
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                       TimeElapsedColumn(), console=console, transient=True, disable=args.no_progress) as prog:
             tp = prog.add_task("prepare (phase 1)", total=len(runner.graph.nodes))
@@ -127,6 +127,7 @@ def cmd_run(args, console: Console) -> int:
             result = runner.run(feeds, lambda i, n: prog.update(tr, completed=i))
         records = profiling.kernel_records()
         peak = profiling.peak_memory_bytes()
+        mem_report = runner.memory_report()
         trace_path = None
         if trace_file is not None:
             profiling.write_trace(trace_file, metadata={"model": str(path), "chip": chip.name,
@@ -165,6 +166,8 @@ def cmd_run(args, console: Console) -> int:
     print_summary(console, model=path.name, chip=chip, result=result, records=records, peak_bytes=peak,
                   weight_bytes=runner.weight_bytes, trace_path=trace_path, check=check, prepare_s=prepare_s,
                   ref_s=ref_s, top=args.top, mode=args.mode)
+    from ..memory import print_memory
+    print_memory(console, mem_report, full=args.memory_report)
     if check is not None and not check["rel_err"] <= check["tol"]:
         return 1
     return 0
