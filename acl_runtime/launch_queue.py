@@ -16,6 +16,7 @@ from npu_sim.program import KernelLaunch, KernelSpec
 from . import constants as C
 from .errors import AclError
 from .host_clock import HOST_COST_NS
+from .interrupt import deferred_sigint
 from .profiler import HOST_TRACK
 
 
@@ -95,8 +96,16 @@ class LaunchQueue:
         if dev is None:
             return
         backed = dev.backed
-        for s, k, addrs, ws, t, fid in pending:
-            try:
-                dev.submit_kernel(s, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t, fid)
-            except Exception as e:  # noqa: BLE001 - a bad kernel is a stream error, never a crash
-                s.errors.append(f"{k.spec.name}: {e}")
+        done = 0
+        try:
+            with deferred_sigint():   # Ctrl-C: raised after the hand-over, never half-way (acl_runtime.interrupt)
+                for s, k, addrs, ws, t, fid in pending:
+                    try:
+                        dev.submit_kernel(s, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t,
+                                          fid)
+                    except Exception as e:  # noqa: BLE001 - a bad kernel is a stream error, never a crash
+                        s.errors.append(f"{k.spec.name}: {e}")
+                    done += 1
+        finally:
+            if done < len(pending):   # interrupted (Ctrl-C): keep what was not handed over, in order
+                self.pending = pending[done:] + self.pending

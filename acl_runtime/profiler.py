@@ -144,9 +144,13 @@ class Profiler:
         return TraceData(spans, counters, meta)
 
     def write_trace(self, path, metadata: dict | None = None) -> Path:
-        """Write :meth:`trace_records` as a Chrome/Perfetto trace (``traces.chrome_trace``)."""
+        """Write :meth:`trace_records` as a Chrome/Perfetto trace (``traces.chrome_trace``),
+        atomically (:mod:`acl_runtime.atomic_io`: an interrupt or a full disk keeps the
+        old file)."""
         from traces.chrome_trace import write_chrome_trace
-        return write_chrome_trace(self, path, metadata=metadata)
+
+        from .atomic_io import atomic_write_path
+        return atomic_write_path(path, lambda tmp: write_chrome_trace(self, tmp, metadata=metadata))
 
 
 # ---- the same views on the process-wide runtime ------------------------------------------------
