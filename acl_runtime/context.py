@@ -9,6 +9,7 @@ which chip ``acl.init`` chose, opens the simulated device at ``aclrtSetDevice``
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,12 @@ CHIP_ENV = "NPU_SIM_CHIP"
 #: after 2**19 devices, keeping addresses below 2**64.
 ADDRESS_SPACE_STRIDE = 2 ** 44
 _GENERATIONS = 2 ** 19
+
+#: handle of the first default context (aclrtContext); the device opened n-th gets
+#: ``CONTEXT_HANDLE_BASE + n``, so a handle kept across aclFinalize is refused
+CONTEXT_HANDLE_BASE = 0x7C000000
+
+_BOUND = threading.local()   # per host thread: the context handle it bound (aclrtSetCurrentContext)
 
 
 def resolve_chip(chip: Any = None):
@@ -136,6 +143,30 @@ class Context:
         if dev_id != self.device_id:
             raise AclError(C.ACL_ERROR_INVALID_DEVICE, f"device {dev_id} is not set")
         return dev
+
+    # ---- the calling thread's context (aclrtGetCurrentContext / aclrtSetCurrentContext) ----
+    @property
+    def handle(self) -> int:
+        """The default context's handle (aclrtContext) of the open device."""
+        self.need_device()
+        return CONTEXT_HANDLE_BASE + self._generation
+
+    def current_context(self) -> int:
+        """aclrtGetCurrentContext: the calling thread's context. A thread that bound none
+        uses the device's default context (CANN aclrtSetCurrentContext restrictions:
+        without aclrtCreateContext, the default context is bound to the calling thread).
+        AclError 100001/100004 without a device."""
+        return self.handle
+
+    def set_current_context(self, handle) -> None:
+        """aclrtSetCurrentContext: bind context ``handle`` to the calling thread (the last
+        call wins). Only the open device's default context exists here: another handle
+        (one from a device since reset or finalised, or junk) is 100000."""
+        h = as_int(handle, "context handle")
+        if h != self.handle:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"context {h:#x} does not exist (its device was reset or ACL "
+                                                     f"finalised; the current one is {self.handle:#x})")
+        _BOUND.handle = h
 
     # ---- system parameters ----------------------------------------------------------
     def set_sys_param(self, opt: int, value: int) -> None:

@@ -18,15 +18,17 @@ layer, and the one recent-error store behind ``aclGetRecentErrMsg``.
 from __future__ import annotations
 
 import contextlib
+import threading
 from typing import Any, Iterator
 
 import numpy as np
 
 from . import constants as C
+from .lock import RUNTIME_LOCK
 
 
-class _RecentError:
-    __slots__ = ("message",)
+class _RecentError(threading.local):
+    """One recent-error message per host thread (CANN keeps it per thread)."""
 
     def __init__(self) -> None:
         self.message = ""
@@ -36,7 +38,8 @@ _RECENT = _RecentError()
 
 
 def set_recent_err_msg(message: str) -> None:
-    """Store ``message`` as the most recent failure (what aclGetRecentErrMsg returns)."""
+    """Store ``message`` as the calling thread's most recent failure (what
+    aclGetRecentErrMsg returns in that thread)."""
     _RECENT.message = message
 
 
@@ -144,9 +147,11 @@ def raising() -> Iterator[None]:
     TypeError/ValueError -> InvalidParamError (100000); MemoryError ->
     OutOfMemoryError (200000 ACL_ERROR_BAD_ALLOC); any other exception ->
     AclRuntimeError (500000 ACL_ERROR_INTERNAL_ERROR) naming its type. Typed
-    exceptions (AclRuntimeError and subclasses) pass through."""
+    exceptions (AclRuntimeError and subclasses) pass through. The block runs under
+    the runtime lock (:mod:`acl_runtime.lock`), so the Pythonic layer is thread-safe."""
     try:
-        yield
+        with RUNTIME_LOCK:
+            yield
     except AclRuntimeError:
         raise
     except AclError as e:

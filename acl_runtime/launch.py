@@ -15,10 +15,16 @@ that boundary for ``opsnn``; nothing in opsnn reads runtime attributes.
 * :func:`launch_prepared` -- phase 2: queue the kernels, one host launch each.
 
 All raise :class:`acl_runtime.errors.AclError` (re-exported here).
+
+Threads: :func:`serialized` (the runtime lock, :mod:`acl_runtime.lock`) wraps
+opsnn's two phases, so phase 1 (which reads the device and the executor cache)
+and phase 2 (which queues kernels) of different threads never interleave;
+:func:`launch_prepared` takes the same (re-entrant) lock itself.
 """
 from __future__ import annotations
 
 from .errors import AclError
+from .lock import RUNTIME_LOCK, serialized
 from .runtime import runtime
 from .sanitizer import SANITIZER
 
@@ -62,9 +68,18 @@ check_kernel = _QUEUE.check_kernel
 #: and queue the kernel bound to ``addrs`` (slot addresses) and ``workspace`` (a device
 #: address or 0). Raises AclError for a stream that does not exist or without a device.
 #: (The queue's bound method itself: this is the phase-2 hot path.)
-launch_prepared = _QUEUE.launch_prepared
+_launch_prepared = _QUEUE.launch_prepared
+
+
+def launch_prepared(stream, kernels: list, launch_args: list, name: str, addrs: list, workspace: int,
+                    ranges=None) -> None:
+    with RUNTIME_LOCK:
+        _launch_prepared(stream, kernels, launch_args, name, addrs, workspace, ranges)
+
+
+launch_prepared.__doc__ = _QUEUE.launch_prepared.__doc__
 
 #: the stream sanitizer (:mod:`acl_runtime.sanitizer`): while ``SANITIZER.enabled``,
 #: phase 2 passes ``ranges=(reads, writes, workspace)`` to ``launch_prepared``.
-__all__ = ["AclError", "current_chip", "device_chip", "deterministic", "check_kernel", "charge_prepare",
-           "launch_prepared", "SANITIZER"]
+__all__ = ["AclError", "serialized", "RUNTIME_LOCK", "current_chip", "device_chip", "deterministic",
+           "check_kernel", "charge_prepare", "launch_prepared", "SANITIZER"]

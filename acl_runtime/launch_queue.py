@@ -17,6 +17,7 @@ from . import constants as C
 from .capture import manager as _capture
 from .errors import AclError
 from .host_clock import HOST_COST_NS
+from .interrupt import deferred_sigint
 from .profiler import HOST_TRACK
 from .sanitizer import SANITIZER
 
@@ -104,10 +105,19 @@ class LaunchQueue:
             return
         backed = dev.backed
         capturing = self.streams.capturing
-        for s, k, addrs, ws, t, fid in pending:
-            if capturing and _capture(self.streams.rt).task(s, "kernel", k.spec.name, (k, addrs, ws)):
-                continue
-            try:
-                dev.submit_kernel(s, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t, fid)
-            except Exception as e:  # noqa: BLE001 - a bad kernel is a stream error, never a crash
-                s.errors.append(f"{k.spec.name}: {e}")
+        done = 0
+        try:
+            with deferred_sigint():   # Ctrl-C: raised after the hand-over, never half-way (acl_runtime.interrupt)
+                for s, k, addrs, ws, t, fid in pending:
+                    if capturing and _capture(self.streams.rt).task(s, "kernel", k.spec.name, (k, addrs, ws)):
+                        done += 1
+                        continue
+                    try:
+                        dev.submit_kernel(s, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t,
+                                          fid)
+                    except Exception as e:  # noqa: BLE001 - a bad kernel is a stream error, never a crash
+                        s.errors.append(f"{k.spec.name}: {e}")
+                    done += 1
+        finally:
+            if done < len(pending):   # interrupted (Ctrl-C): keep what was not handed over, in order
+                self.pending = pending[done:] + self.pending

@@ -183,3 +183,9 @@ class Memory:
         if sync:
             rt.streams.wait(proc, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
             SANITIZER.synchronized([s.stream_id])
+        if tag == "D2H" and not dev.backed:
+            # timed like any copy (so timing-only runs keep their times), but the host buffer is not
+            # filled: say so rather than return success (Session.numpy refuses the same way)
+            raise AclError(C.ACL_ERROR_FEATURE_UNSUPPORTED, f"device-to-host copy of {count} B under "
+                           "acl.init(timing_only=True): the device holds no data, the host buffer is unchanged "
+                           "(the copy was timed)")

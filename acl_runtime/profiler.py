@@ -162,10 +162,13 @@ class Profiler:
     def write_trace(self, path, metadata: dict | None = None) -> Path:
         """Write :meth:`trace_records` as a Chrome/Perfetto trace (gzip when ``path``
         ends in ``.gz``): the bytes ``traces.chrome_trace.write_chrome_trace`` writes,
-        faster (see :mod:`acl_runtime.trace_writer`). Raises ValueError when two spans
+        faster (:mod:`acl_runtime.trace_writer`), atomically (:mod:`acl_runtime.atomic_io`:
+        an interrupt or a full disk keeps the old file). Raises ValueError when two spans
         of one track overlap (nothing is written then)."""
+        from .atomic_io import atomic_write_path
         from .trace_writer import write_trace_fast
-        return write_trace_fast(self, path, metadata)
+        gz = str(path).endswith(".gz")
+        return atomic_write_path(path, lambda tmp: write_trace_fast(self, tmp, metadata, gzip_out=gz))
 
 
 # ---- the same views on the process-wide runtime ------------------------------------------------

@@ -27,6 +27,7 @@ from npu_sim.program import KernelLaunch, KernelSpec
 
 from .context import ADDRESS_SPACE_STRIDE, CHIP_ENV, Context, resolve_chip
 from .errors import AclError, as_int, get_recent_err_msg, set_recent_err_msg
+from .interrupt import run_until
 from .launch_queue import LaunchQueue
 from .memory import Memory
 from .profiler import HOST_TRACK, Profiler
@@ -120,8 +121,7 @@ class Runtime:
 
     def run_device(self) -> None:
         """Hand queued launches to the device and run it until nothing is left."""
-        self.launcher.flush()
-        self.context.device.run_until(None)
+        run_until(self.context.device, None, None, self.launcher.flush)   # Ctrl-C: acl_runtime.interrupt
         self.profiler.device_ran()
 
     def set_sys_param(self, opt: int, value: int) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from . import constants as C
 from .capture import manager as _capture
 from .errors import AclError, as_int
+from .interrupt import run_until
 from .sanitizer import SANITIZER
 
 
@@ -192,8 +193,7 @@ class Streams:
         dev = ctx.device
         if ev is None:
             return
-        self._flush()
-        ok = dev.run_until(ev, progress)
+        ok = run_until(dev, ev, progress, self._flush)   # Ctrl-C lands between steps (acl_runtime.interrupt)
         self.profiler.device_ran()
         clock = ctx.clock
         before = clock.now_ns

@@ -44,17 +44,20 @@ def overlapping(events: list[dict], tolerance_us: float) -> bool:
     return False
 
 
-def write_trace_fast(source: Any, path, metadata: dict | None = None) -> Path:
+def write_trace_fast(source: Any, path, metadata: dict | None = None, gzip_out: bool | None = None) -> Path:
     """Write ``traces.chrome_trace.to_chrome_trace(source, metadata=metadata)`` to
-    ``path`` (gzip when it ends in ``.gz``), byte-identical to
-    ``write_chrome_trace``. Raises ValueError naming the track when spans overlap."""
+    ``path`` (gzip when ``gzip_out``, or when None and ``path`` ends in ``.gz``),
+    byte-identical to ``write_chrome_trace``. Raises ValueError naming the track when
+    spans overlap."""
     from traces.chrome_trace import OVERLAP_TOLERANCE_US, check_no_overlap, to_chrome_trace
     trace = to_chrome_trace(source, metadata=metadata, validate=False)
     if overlapping(trace["traceEvents"], OVERLAP_TOLERANCE_US):
         check_no_overlap(trace)   # raises with the reference message
     text = json.dumps(trace, allow_nan=False, separators=(",", ":"))
     path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
+    if gzip_out is None:
+        gzip_out = path.suffix == ".gz"
+    opener = gzip.open if gzip_out else open
     with opener(path, "wt", encoding="utf-8") as f:
         f.write(text)
     return path

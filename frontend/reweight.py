@@ -71,3 +71,13 @@ def reweight_model(model: onnx.ModelProto, seed: int = 0) -> onnx.ModelProto:
             if init.name not in listed:
                 m.graph.input.append(onnx.helper.make_tensor_value_info(init.name, init.data_type, list(init.dims)))
     return m
+
+
+def save_model(model, path) -> None:
+    """Save ``model`` at ``path`` atomically (a temporary file in the same folder, then
+    a rename: ``acl_runtime.atomic_io``), so an interrupt or a full disk keeps the old
+    file. Raises OSError."""
+    import onnx
+
+    from acl_runtime.atomic_io import atomic_write_path
+    atomic_write_path(path, lambda tmp: onnx.save(model, str(tmp)))

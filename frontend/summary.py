@@ -7,6 +7,7 @@ for one run.
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from npu_sim import ChipConfig
@@ -41,14 +42,20 @@ def engine_busy(records: list[dict], chip: ChipConfig) -> tuple[dict[str, float]
     return engine_busy_shares(records, chip_figures(chip), end - start), end - start
 
 
+def check_passed(check: dict) -> bool:
+    """The reference check passed: every output and reference finite, and the max
+    relative error within the tolerance (a NaN error never passes)."""
+    return not check.get("not_finite") and check["rel_err"] <= check["tol"]
+
+
 def print_summary(console: Console, *, model: str, chip: ChipConfig, result, records: list[dict],
                   peak_bytes: int, weight_bytes: int, trace_path: str | None, check: dict | None,
                   prepare_s: float, ref_s: float | None, top: int = 10, mode: str | None = None) -> None:
     """Print the whole summary of one model run (``mode``: "graph"/"eager", named in
     the title when given)."""
     lat_us = result.device_ns / 1e3
-    head = Table(title=f"npu-sim: {model} on {chip.name}" + (f" ({mode} mode)" if mode else ""), show_header=False,
-                 title_justify="left")
+    head = Table(title=f"npu-sim: {escape(model)} on {escape(chip.name)}" + (f" ({mode} mode)" if mode else ""),
+                 show_header=False, title_justify="left")
     head.add_column(style="bold")
     head.add_column()
     head.add_row("simulated latency", f"{lat_us:,.1f} us  (start->end event on the stream, aclrtEventElapsedTime)")
@@ -57,13 +64,15 @@ def print_summary(console: Console, *, model: str, chip: ChipConfig, result, rec
     head.add_row("wall time", f"prepare {prepare_s:.2f} s, run {result.wall_s:.2f} s"
                  + (f", onnx reference {ref_s:.2f} s" if ref_s is not None else ""))
     if check is not None:
-        ok = check["rel_err"] <= check["tol"]
+        ok = check_passed(check)
+        nf = check.get("not_finite") or []
         head.add_row("check vs onnx reference",
-                     f"[{'green' if ok else 'red'}]max rel err {check['rel_err']:.2e} "
-                     f"({'PASS' if ok else 'FAIL'} at {check['tol']:.0e})[/]"
+                     (f"[red]FAIL: not finite (NaN or inf) in {escape(', '.join(nf))}[/]" if nf else
+                      f"[{'green' if ok else 'red'}]max rel err {check['rel_err']:.2e} "
+                      f"({'PASS' if ok else 'FAIL'} at {check['tol']:.0e})[/]")
                      + ("  [yellow]weak: the reference outputs are uniform (constant weights); "
                         "try `npu-sim reweight`[/]" if check.get("uniform") else ""))
-    head.add_row("trace", trace_path or "(not written)")
+    head.add_row("trace", escape(trace_path) if trace_path else "(not written)")
     console.print(head)
 
     rows, total = op_table(records, top)
@@ -84,7 +93,7 @@ def print_summary(console: Console, *, model: str, chip: ChipConfig, result, rec
         if bound and r["count"] > 1 and r["bound_ns"][bound] < r["ns"] * 0.999:
             bound += f" ({r['bound_ns'][bound] / r['ns']:.0%})"
         style = {"compute": "green", "memory": "yellow", "latency": "red"}.get(r["bound"], "")
-        t.add_row(r["name"], str(r["count"]), f"{r['ns'] / 1e3:,.1f}", f"{r['share']:.1%}",
+        t.add_row(escape(r["name"]), str(r["count"]), f"{r['ns'] / 1e3:,.1f}", f"{r['share']:.1%}",
                   f"{tf:.1f}" if tf else "-", f"{gb:,.0f}" if gb else "-",
                   pct(r["mac_ratio"]), pct(r["vec_ratio"]), pct(r["scalar_ratio"]), pct(r["mte1_ratio"]),
                   pct(r["mte2_ratio"]), pct(r["mte3_ratio"]), pct(r["fixpipe_ratio"]),

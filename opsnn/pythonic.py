@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Callable
 
 from acl_runtime.api import DeviceArray, Stream, active_session, register_tensor_view
-from acl_runtime.errors import raising
+from acl_runtime.errors import AclRuntimeError, raising
+from acl_runtime.launch import serialized
 from acl_runtime.handles import stream_handle
 from acl_runtime.runtime import runtime
 
@@ -26,14 +27,16 @@ from .base.status import ACLNN_ERR_PARAM_INVALID, STATUS_NAMES, aclGetRecentErrM
 from .base.tensor import aclCreateTensor
 
 
-class OpError(Exception):
+class OpError(AclRuntimeError):
     """A failed aclnn call: ``code`` is the aclnn status (161001 ACLNN_ERR_PARAM_NULLPTR,
     161002 ACLNN_ERR_PARAM_INVALID, 361001 ACLNN_ERR_RUNTIME_ERROR, 561xxx inner
-    errors) and ``message`` the ``aclGetRecentErrMsg()`` text."""
+    errors) and ``message`` the ``aclGetRecentErrMsg()`` text. A subclass of the
+    runtime's base exception (``acl_runtime.errors.AclRuntimeError``), so one
+    ``except AclRuntimeError`` catches runtime and operator failures alike."""
 
     def __init__(self, code: int, message: str):
         text = message if message.startswith(f"[{code}") else f"[{code} {STATUS_NAMES.get(code, '')}] {message}"
-        super().__init__(text)
+        Exception.__init__(self, text)   # (aclnn status names, not the ACL ones AclRuntimeError would add)
         self.code = code
         self.message = message
 
@@ -65,6 +68,7 @@ def as_tensor(array: DeviceArray):
     return array.tensor
 
 
+@serialized   # both phases and the workspace as one step under the runtime lock (threads)
 def run_op(prepare_fn: Callable, launch_fn: Callable, *args, stream: Stream | int | None = None):
     """Run one aclnn operator through both phases and return its executor.
 
@@ -81,8 +85,19 @@ def run_op(prepare_fn: Callable, launch_fn: Callable, *args, stream: Stream | in
     Raises OpError (the aclnn status and ``aclGetRecentErrMsg()``) if either phase
     fails, OutOfMemoryError if the workspace does not fit.
     """
+    if not callable(prepare_fn) or not callable(launch_fn):
+        raise OpError(ACLNN_ERR_PARAM_INVALID, "run_op(prepare_fn, launch_fn, *args): both must be aclnn functions "
+                                               f"(got {type(prepare_fn).__name__}, {type(launch_fn).__name__})")
+    pname = getattr(prepare_fn, "__name__", "")
+    lname = getattr(launch_fn, "__name__", "")
+    if lname.endswith("GetWorkspaceSize") and not pname.endswith("GetWorkspaceSize"):
+        raise OpError(ACLNN_ERR_PARAM_INVALID, f"run_op: phases swapped: give {lname} (phase 1) first, then {pname}")
     args = tuple(a.tensor if isinstance(a, DeviceArray) else a for a in args)
-    ws_size, executor, ret = prepare_fn(*args)
+    try:
+        ws_size, executor, ret = prepare_fn(*args)
+    except (TypeError, ValueError) as e:   # not a phase-1 function, or its arguments do not fit it
+        raise OpError(ACLNN_ERR_PARAM_INVALID, f"run_op: phase 1 {pname or prepare_fn!r} must take the operator's "
+                                               f"arguments and return (workspace_size, executor, status): {e}") from None
     if ret != 0:
         raise OpError(ret, aclGetRecentErrMsg())
     handle = stream_handle(stream)

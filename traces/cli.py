@@ -26,6 +26,14 @@ from .load import TraceLoadError, from_chrome_trace, read_trace_file
 PROG = "npu-trace"
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("npu-sim")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=PROG,
@@ -33,6 +41,7 @@ def _parser() -> argparse.ArgumentParser:
                     "(open the same files in https://ui.perfetto.dev or chrome://tracing).",
         epilog="Exit codes: 0 ok; 1 invalid trace (validate) or PNG not drawn (timeline --out); "
                "2 bad usage or unreadable file. Times print in ns.")
+    p.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     s = sub.add_parser("summary", help="tables: top ops, engine utilisation, overlap, streams, idle gaps",

@@ -8,7 +8,9 @@ Nothing escapes a wrapped call (the binding layer never raises for a bad argumen
 * anything else -> ACL_ERROR_INTERNAL_ERROR (500000; CANN maps unrecognised errors
   there, "aclError" reference), the message naming the exception type.
 
-The message goes to the recent-error store (``acl.get_recent_err_msg()``).
+The message goes to the calling thread's recent-error store (``acl.get_recent_err_msg()``).
+Every wrapped call runs under the runtime lock (:mod:`acl_runtime.lock`): the
+binding is safe to call from many threads.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import functools
 
 from .. import constants as C
 from ..errors import AclError, set_recent_err_msg
+from ..lock import RUNTIME_LOCK
 
 
 def error_status(fn_name: str, e: BaseException) -> int:
@@ -38,7 +41,8 @@ def status_only(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            fn(*args, **kwargs)
+            with RUNTIME_LOCK:
+                fn(*args, **kwargs)
             return C.ACL_SUCCESS
         except Exception as e:  # noqa: BLE001 - the binding never raises
             return error_status(fn.__name__, e)
@@ -51,7 +55,8 @@ def value_status(default):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             try:
-                return fn(*args, **kwargs), C.ACL_SUCCESS
+                with RUNTIME_LOCK:
+                    return fn(*args, **kwargs), C.ACL_SUCCESS
             except Exception as e:  # noqa: BLE001 - the binding never raises
                 return default, error_status(fn.__name__, e)
         return wrapper

@@ -182,3 +182,17 @@ def get_sys_param_opt(opt: int):
 def ctx_get_sys_param_opt(opt: int):
     """aclrtCtxGetSysParamOpt(opt) -> (value, ret)."""
     return runtime().get_sys_param(opt)
+
+
+@value_status(0)
+def get_context():
+    """aclrtGetCurrentContext -> (context, ret): the calling thread's context (the
+    device's default context unless the thread set another; only that one exists)."""
+    return runtime().context.current_context()
+
+
+@status_only
+def set_context(context: int):
+    """aclrtSetCurrentContext: bind ``context`` to the calling thread; 100000 for a
+    context that does not exist (e.g. kept across acl.finalize)."""
+    runtime().context.set_current_context(context)

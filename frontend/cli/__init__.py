@@ -10,13 +10,15 @@ MODEL is an .onnx path, the name of a light model that the onnx package ships
 simulator: this project is unrelated.
 
 Exit codes: 0 success (and the reference check passed), 1 the run failed or the
-check failed, 2 bad arguments or an unsupported model, 130 interrupted.
+check failed (or an output file could not be written), 2 bad arguments or an unsupported
+model, 130 interrupted. Errors go to stderr, one line each.
 """
 from __future__ import annotations
 
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 
 from ..model_zoo import light_model_path, light_models
 from .commands import cmd_chips, cmd_info, cmd_reweight
@@ -32,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``npu-sim`` console script. Returns the exit code."""
     args = build_parser().parse_args(argv)
     console = Console() if sys.stdout.isatty() else Console(width=150)
+    err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=150)
     try:
         if getattr(args, "handler", None) is not None:   # a frontend/cli/sub_*.py subcommand
             return args.handler(args, console)
@@ -43,9 +46,9 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_reweight(args, console)
         return cmd_run(args, console)
     except CliError as e:
-        console.print(f"[red]error:[/] {e}", highlight=False)
+        err_console.print(f"[red]error:[/] {escape(str(e))}", highlight=False)   # user text: no markup
         return e.code
     except KeyboardInterrupt:
-        console.print("[yellow]interrupted[/]")
+        err_console.print("[yellow]interrupted[/]")
         return 130
 

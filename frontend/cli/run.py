@@ -1,12 +1,18 @@
 """``npu-sim run``: feeds, one prepared run, the reference check and the summary."""
 from __future__ import annotations
 
+import math
+import os
 import time
+import warnings
+
+from pathlib import Path
 
 import numpy as np
 from rich.console import Console
+from rich.markup import escape
 
-from .common import CliError, load_graph, resolve_model, writable_dir, writable_file
+from .common import CliError, load_graph, resolve_model, writable_dir, writable_file, write_atomically
 
 
 def _safe_name(name: str, used: set[str]) -> str:
@@ -21,10 +27,74 @@ def _safe_name(name: str, used: set[str]) -> str:
 
 def _read_inputs(path: str) -> dict[str, np.ndarray]:
     try:
-        with np.load(path, allow_pickle=False) as z:
-            return {k: z[k] for k in z.files}
+        z = np.load(path, allow_pickle=False)
     except Exception as e:  # noqa: BLE001 - numpy raises many kinds for a bad file
         raise CliError(f"cannot read inputs {path!r}: {e}") from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise CliError(f"cannot read inputs {path!r}: not an .npz archive (a single array? save it with "
+                       "np.savez(FILE, input_name=array))")
+    try:
+        with z:
+            return {k: z[k] for k in z.files}
+    except Exception as e:  # noqa: BLE001
+        raise CliError(f"cannot read inputs {path!r}: {e}") from None
+
+
+def _host_memory_bytes() -> int | None:
+    """Physical host memory (bytes), or None where the OS does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_fits(name: str, shape, dtype, chip) -> None:
+    """Refuse (one line) an input that cannot fit the chip's HBM or the host's memory."""
+    nbytes = math.prod(int(d) for d in shape) * np.dtype(dtype).itemsize
+    hbm = int(chip.hbm_bytes)
+    host = _host_memory_bytes()
+    for what, cap in (("the chip's HBM", hbm), ("host memory", host)):
+        if cap is not None and nbytes > cap:
+            raise CliError(f"input {name!r} {list(shape)} {np.dtype(dtype)} needs {nbytes / 2**30:,.1f} GiB, more "
+                           f"than {what} ({cap / 2**30:,.1f} GiB)", 1)
+
+
+def _random_input(rng, shape, dtype) -> np.ndarray:
+    """Seeded random values drawn in the input's own dtype (no float64 detour for a
+    float32 input; float16/bfloat16 go through float32)."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        draw = dt if dt in (np.dtype(np.float32), np.dtype(np.float64)) else np.dtype(np.float32)
+        return rng.standard_normal(shape, dtype=draw).astype(dt, copy=False)
+    if dt.kind == "b":
+        return rng.integers(0, 2, size=shape, dtype=np.uint8).astype(dt)
+    return rng.integers(0, 2, size=shape, dtype=dt if dt.kind in "iu" else np.int64).astype(dt, copy=False)
+
+
+def _check_sequence_length(path, feeds: dict) -> None:
+    """A transformer's learned position table (an initializer named
+    ``*position_embeddings*`` of shape [max_len, hidden]) bounds the sequence length:
+    refuse longer integer inputs (token ids, masks) with the model's maximum, rather
+    than fail later in constant folding (MiniLM: 512)."""
+    seq = max((a.shape[-1] for a in feeds.values() if a.ndim >= 2 and a.dtype.kind in "iu"), default=0)
+    if not seq:
+        return
+    import onnx
+    try:
+        model = onnx.load(str(path), load_external_data=False)
+    except Exception:  # noqa: BLE001 - load_graph reports unreadable models
+        return
+    for init in model.graph.initializer:
+        if "position_embeddings" in init.name and len(init.dims) == 2 and seq > init.dims[0]:
+            raise CliError(f"sequence length {seq} is longer than the model's maximum of {init.dims[0]} "
+                           f"(its position table {init.name!r} has {init.dims[0]} rows)")
+
+
+def _undeclared_shape_inputs(model) -> list[str]:
+    """Graph inputs (not initializers) whose ONNX type declares no shape at all."""
+    inits = {i.name for i in model.graph.initializer}
+    return [i.name for i in model.graph.input if i.name not in inits
+            and i.type.HasField("tensor_type") and not i.type.tensor_type.HasField("shape")]
 
 
 def _as_input(name: str, arr: np.ndarray, dtype, shape) -> np.ndarray:
@@ -88,10 +158,12 @@ def cmd_run(args, console: Console) -> int:
     timing_only = args.timing_only
     if timing_only and args.save_outputs:
         raise CliError("--save-outputs needs numbers: drop --timing-only")
-    trace_file = writable_file(args.trace) if args.trace and args.trace_level != "off" else None
-    out_dir = writable_dir(args.save_outputs) if args.save_outputs else None
+    sources = [path] + ([args.inputs] if args.inputs else []) + ([args.chip] if Path(str(args.chip)).is_file() else [])
+    trace_file = writable_file(args.trace, sources) if args.trace and args.trace_level != "off" else None
+    out_dir = writable_dir(args.save_outputs, sources) if args.save_outputs else None
     feeds_file = _read_inputs(args.inputs) if args.inputs else {}
     t0 = time.perf_counter()
+    _check_sequence_length(path, feeds_file)
     graph = load_graph(path, overrides=feeds_file, fuse=not args.no_fuse)
     inits = {i.name for i in graph.model.graph.initializer}
     unknown = set(feeds_file) - set(graph.inputs) - inits
@@ -100,16 +172,19 @@ def cmd_run(args, console: Console) -> int:
                        f"{', '.join(graph.inputs) or 'no runtime inputs'} (see `npu-sim info`)")
     rng = np.random.default_rng(args.seed)
     feeds = {}
+    no_shape = set(_undeclared_shape_inputs(graph.model))
     for name, (shape, dtype) in graph.inputs.items():
         if name in feeds_file:
             feeds[name] = _as_input(name, feeds_file[name], dtype, shape)
+        elif name in no_shape:
+            raise CliError(f"input {name!r} declares no shape in the model: give it with --inputs")
         elif any(d < 0 for d in shape):
             raise CliError(f"input {name!r} has a dynamic shape {list(shape)}: give it with --inputs")
-        elif np.dtype(dtype).kind == "f":
-            feeds[name] = rng.standard_normal(shape).astype(dtype)
         else:
-            feeds[name] = rng.integers(0, 2, size=shape).astype(dtype)
+            _check_fits(name, shape, dtype, chip)
+            feeds[name] = _random_input(rng, shape, dtype)
 
+    write_errors: list[str] = []
     if profiling.acl_initialized():
         acl.finalize()
     if acl.init(chip=chip, timing_only=timing_only) != 0 or acl.rt.set_device(0) != 0:
@@ -124,15 +199,20 @@ def cmd_run(args, console: Console) -> int:
             runner.prepare(lambda i, n: prog.update(tp, completed=i))
             prepare_s = time.perf_counter() - t0
             tr = prog.add_task("execute (simulate)", total=max(len(runner.calls), 1))
-            result = runner.run(feeds, lambda i, n: prog.update(tr, completed=i))
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)   # NaN/inf inputs: the check reports them
+                result = runner.run(feeds, lambda i, n: prog.update(tr, completed=i))
         records = profiling.kernel_records()
         peak = profiling.peak_memory_bytes()
         mem_report = runner.memory_report()
         trace_path = None
         if trace_file is not None:
-            profiling.write_trace(trace_file, metadata={"model": str(path), "chip": chip.name,
-                                                                "mode": args.mode})
-            trace_path = f"{trace_file}  (open in https://ui.perfetto.dev or chrome://tracing)"
+            trace_error = write_atomically(trace_file, lambda tmp: profiling.write_trace(
+                tmp, metadata={"model": str(path), "chip": chip.name, "mode": args.mode}))
+            if trace_error is None:
+                trace_path = f"{trace_file}  (open in https://ui.perfetto.dev or chrome://tracing)"
+            else:
+                write_errors.append(trace_error)
     except UnsupportedModelError as e:
         raise CliError(str(e)) from None
     except (DeviceError, ValueError) as e:
@@ -148,29 +228,51 @@ def cmd_run(args, console: Console) -> int:
         t1 = time.perf_counter()
         try:
             model = _with_overrides(graph.model, feeds_file) if feeds_file else graph.model
-            ref = reference_evaluator(model).run(None, feeds)
-            ref_s = time.perf_counter() - t1
-            errs = [rel_error(result.outputs[name], r) for name, r in zip(graph.outputs, ref)]
-            uniform = all(np.asarray(r).size > 1 and np.ptp(np.asarray(r, np.float64)) == 0 for r in ref)
-            check = {"rel_err": max(errs, default=0.0), "tol": args.tol, "uniform": uniform}
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                ref = reference_evaluator(model).run(None, feeds)
+                ref_s = time.perf_counter() - t1
+                errs = [rel_error(result.outputs[name], r) for name, r in zip(graph.outputs, ref)]
+                uniform = all(np.asarray(r).size > 1 and np.ptp(np.asarray(r, np.float64)) == 0 for r in ref)
+                not_finite = [f"{name} ({which})" for name, r in zip(graph.outputs, ref)
+                              for which, a in (("result", result.outputs[name]), ("reference", r))
+                              if _has_non_finite(a)]
+            check = {"rel_err": max(errs, default=0.0), "tol": args.tol, "uniform": uniform,
+                     "not_finite": not_finite}
         except Exception as e:  # noqa: BLE001 - the reference itself may not support a model
-            console.print(f"[yellow]warning:[/] onnx reference evaluator failed, outputs not checked: {e}")
+            console.print(f"[yellow]warning:[/] onnx reference evaluator failed, outputs not checked: "
+                          f"{escape(str(e))}")
 
     if out_dir is not None:
         used: set[str] = set()
+        written = []
         for name, arr in result.outputs.items():
-            np.save(out_dir / (_safe_name(name, used) + ".npy"), arr)
-        console.print(f"outputs written to {out_dir}/: {', '.join(sorted(u + '.npy' for u in used))}",
-                      highlight=False)
-    from ..summary import print_summary
+            fname = _safe_name(name, used) + ".npy"
+            err = write_atomically(out_dir / fname, lambda tmp, a=arr: np.save(tmp, a))
+            if err is None:
+                written.append(fname)
+            else:
+                write_errors.append(err)
+        if written:
+            console.print(f"outputs written to {escape(str(out_dir))}/: {escape(', '.join(sorted(written)))}",
+                          highlight=False)
+    from ..summary import check_passed, print_summary
     print_summary(console, model=path.name, chip=chip, result=result, records=records, peak_bytes=peak,
                   weight_bytes=runner.weight_bytes, trace_path=trace_path, check=check, prepare_s=prepare_s,
                   ref_s=ref_s, top=args.top, mode=args.mode)
     from ..memory import print_memory
     print_memory(console, mem_report, full=args.memory_report)
-    if check is not None and not check["rel_err"] <= check["tol"]:
+    for err in write_errors:
+        err_console = Console(stderr=True, width=console.width)
+        err_console.print(f"[red]error:[/] {escape(err)}", highlight=False)
+    if write_errors or (check is not None and not check_passed(check)):
         return 1
     return 0
+
+
+def _has_non_finite(a) -> bool:
+    a = np.asarray(a)
+    return a.dtype.kind in "fc" and not np.isfinite(a).all()
 
 
 def _with_overrides(model, feeds_file):

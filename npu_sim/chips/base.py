@@ -162,10 +162,29 @@ class ChipConfig(BaseModel):
                              f"device addresses, got {v}")
         return v
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_for_numbers(cls, v, info):
+        """``aic_count: true`` is not 1: a bool is refused where a number is expected."""
+        field = cls.model_fields.get(info.field_name)
+        if isinstance(v, bool) and field is not None and field.annotation in (int, float):
+            raise ValueError(f"{info.field_name} must be a number, got the boolean {v}")
+        return v
+
     @model_validator(mode="after")
     def _check(self) -> "ChipConfig":
         if self.architecture is Architecture.SEPARATED and self.aiv_count == 0:
             raise ValueError("aiv_count: a separated-architecture chip needs vector cores (AIV)")
+        if self.architecture is Architecture.SEPARATED and self.aiv_count != 2 * self.aic_count:
+            # Atlas A2 (910B) AI Core: one AIC with two AIVs ("1:2", CANN Ascend C architecture
+            # overview); every separated preset follows it
+            raise ValueError(f"aiv_count: a separated-architecture chip pairs each AIC with 2 AIVs (1:2), so "
+                             f"aiv_count must be 2 x aic_count = {2 * self.aic_count}, got {self.aiv_count}")
+        if self.architecture is Architecture.COUPLED and self.aiv_count > self.aic_count:
+            # coupled (310P): the AI Cores hold cube + vector; the standalone vector cores are fewer
+            raise ValueError(f"aiv_count: on a coupled-architecture chip each AI Core has its own vector unit; "
+                             f"the standalone vector cores ({self.aiv_count}) cannot outnumber the AI Cores "
+                             f"({self.aic_count})")
         return self
 
     # ---- derived figures ---------------------------------------------------

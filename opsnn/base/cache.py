@@ -48,9 +48,14 @@ from typing import Any, Callable
 
 import numpy as np
 
+from acl_runtime.env import env_choice, env_int
+
 from .tensor import aclIntArray, aclScalar, aclTensor
 
-DEFAULT_CAPACITY = int(os.environ.get("NPU_SIM_EXECUTOR_CACHE_SIZE", "1024"))
+DEFAULT_CAPACITY = env_int("NPU_SIM_EXECUTOR_CACHE_SIZE", 1024, min_value=1)   # a bad value: one line, default
+#: NPU_SIM_EXECUTOR_CACHE words -> on / off / verify
+_CACHE_WORDS = {w: "on" for w in ("1", "on", "true", "yes")} | {w: "off" for w in ("0", "off", "false", "no")} \
+    | {"verify": "verify"}
 #: largest numpy array (bytes) a key may embed; larger ones make the call uncacheable
 MAX_ARRAY_KEY_BYTES = 4096
 _MAX_DEPTH = 8
@@ -140,9 +145,9 @@ class ExecutorCache:
     __slots__ = ("enabled", "verify", "capacity", "_entries", "_chip", "hits", "misses", "evictions", "uncacheable")
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, enabled: bool | None = None) -> None:
-        env = os.environ.get("NPU_SIM_EXECUTOR_CACHE", "1").strip().lower()
+        env = env_choice("NPU_SIM_EXECUTOR_CACHE", "on", _CACHE_WORDS)
         if enabled is None:
-            enabled = env not in ("0", "off", "false", "no")
+            enabled = env != "off"
         self.enabled = bool(enabled)
         self.verify = env == "verify"
         self.capacity = max(int(capacity), 1)

@@ -24,7 +24,8 @@ from typing import Callable
 
 from acl_runtime import launch
 from acl_runtime.host_clock import HOST_COST_NS, prepare_cost_ns
-from acl_runtime.launch import SANITIZER, AclError, charge_prepare, check_kernel, device_chip, launch_prepared
+from acl_runtime.launch import (SANITIZER, AclError, charge_prepare, check_kernel, device_chip, launch_prepared,
+                                  serialized)
 
 from .cache import CACHE, CacheVerifyError, plan_signature
 from .executor import PREPARED, REPEATABLE, RELEASED, ExecutorPlan, _release, aclOpExecutor
@@ -39,6 +40,7 @@ def _fail(code: int, msg: str) -> int:
     return code
 
 
+@serialized   # thread-safe: one runtime lock (acl_runtime.lock)
 def prepare(op_name: str, build: Callable[..., aclOpExecutor], *args, **kwargs):
     """Run phase 1 of ``aclnn<op_name>``. ``build(chip, *args, **kwargs)`` validates,
     infers shapes, tiles and returns an executor (or raises AclnnError); it must
@@ -123,6 +125,7 @@ def _finish_plan(plan: ExecutorPlan, chip) -> None:
     plan.launch_args = [dict(info, kernel=k.spec.name) for k in plan.kernels]
 
 
+@serialized
 def execute(op_name: str, workspace: int, workspace_size: int, executor: aclOpExecutor | None, stream) -> int:
     """Run phase 2 of ``aclnn<op_name>`` for any op. Status: 0; 161001 null executor,
     null workspace or a slot without an address; 161002 misuse (not an executor,

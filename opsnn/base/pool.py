@@ -19,15 +19,16 @@ not count as a reference: do not keep executors alive through weak references.)
 """
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
+
+from acl_runtime.env import env_int
 
 _getrefcount = sys.getrefcount
 
 #: released handles kept for reuse, at most [A]: a loop needs 2 (the one the caller
 #: still names and the one being reused); a few hundred covers many live streams
-DEFAULT_CAPACITY = int(os.environ.get("NPU_SIM_EXECUTOR_POOL_SIZE", "256"))
+DEFAULT_CAPACITY = env_int("NPU_SIM_EXECUTOR_POOL_SIZE", 256, min_value=0)   # a bad value: one line, default
 #: how many of the most recently released handles ``take`` inspects
 SCAN = 4
 

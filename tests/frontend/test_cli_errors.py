@@ -24,7 +24,8 @@ def relu_model(tmp_path):
 
 def _run(argv, capsys):
     rc = main(argv)
-    return rc, capsys.readouterr().out
+    c = capsys.readouterr()
+    return rc, c.out + c.err   # errors go to stderr (issue 16)
 
 
 def test_trace_into_missing_directory(relu_model, tmp_path, capsys):
@@ -51,14 +52,15 @@ def test_unknown_input_name(relu_model, tmp_path, capsys):
     assert rc == 2 and "nope" in out and "it takes x" in out
 
 
-def test_nan_inputs_agree_and_pass(relu_model, tmp_path, capsys):
-    """NaN in both the simulator's and the reference's output is agreement, and the
-    exit code follows the printed verdict."""
+def test_nan_inputs_are_not_finite_and_fail(relu_model, tmp_path, capsys):
+    """NaN in the outputs is reported as "not finite" and never passes (issue 16: a
+    check where the reference or the result is not finite must not pass); the exit
+    code follows the printed verdict and the outputs are still saved."""
     np.savez(tmp_path / "in.npz", x=np.array([np.nan, 1, -2, 3], np.float32))
     rc, out = _run(["run", str(relu_model), "--chip", "tiny", "--no-progress", "--trace", "",
                     "--inputs", str(tmp_path / "in.npz"), "--save-outputs", str(tmp_path / "o")], capsys)
-    assert rc == 0, out
-    assert "PASS" in out
+    assert rc == 1, out
+    assert "not finite" in out and "PASS" not in out
     got = np.load(tmp_path / "o" / "y.npy")
     assert np.isnan(got[0]) and list(got[1:]) == [1, 0, 3]
 

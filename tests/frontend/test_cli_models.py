@@ -98,7 +98,8 @@ def _tiny_model(tmp_path, op_type="Tile"):
 def test_unsupported_op_names_op_and_node(tmp_path, capsys):
     """An op the frontend cannot lower fails with exit code 2 and names op and node."""
     rc = main(["run", str(_tiny_model(tmp_path)), "--chip", "tiny", "--no-progress", "--trace", ""])
-    out = capsys.readouterr().out
+    c = capsys.readouterr()
+    out = c.out + c.err   # errors go to stderr (issue 16)
     assert rc == 2
     assert "Tile" in out and "my_tile" in out
 
@@ -110,7 +111,8 @@ def test_unsupported_op_names_op_and_node(tmp_path, capsys):
 def test_bad_arguments_are_clear_errors(argv, needle, capsys):
     """A missing model or unknown chip is a one-line error with exit code 2."""
     assert main(argv + ["--no-progress"]) == 2
-    assert needle in capsys.readouterr().out
+    c = capsys.readouterr()
+    assert needle in c.out + c.err   # errors go to stderr (issue 16)
 
 
 def test_bad_inputs_shape_is_an_error(tmp_path, capsys):
@@ -124,7 +126,8 @@ def test_bad_inputs_shape_is_an_error(tmp_path, capsys):
     rc = main(["run", str(tmp_path / "relu.onnx"), "--chip", "tiny", "--inputs", str(tmp_path / "bad.npz"),
                "--no-progress", "--trace", ""])
     assert rc == 1
-    assert "shape" in capsys.readouterr().out
+    c = capsys.readouterr()
+    assert "shape" in c.out + c.err
 
 
 def test_chips_lists_presets(capsys):
