@@ -90,15 +90,29 @@ def from_chrome_trace(trace: Any) -> TraceData:
     spans: list[Span] = []
     at: dict[tuple, Span] = {}
     counters: list[Counter] = []
+    open_b: dict[tuple, list[dict]] = {}     # B events waiting for their E, per (pid, tid)
+
+    def add(ev: dict, ts: float, dur: float, args: Any) -> None:
+        pid, tid = ev["pid"], ev["tid"]
+        track = (procs.get(pid, f"pid {pid}"), threads.get((pid, tid), f"tid {tid}"))
+        s = Span(track, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
+        spans.append(s)
+        at.setdefault((pid, tid, ts), s)
+
     for ev in events:
         ph = ev["ph"]
         if ph == "X":
-            pid, tid = ev["pid"], ev["tid"]
-            track = (procs.get(pid, f"pid {pid}"), threads.get((pid, tid), f"tid {tid}"))
-            s = Span(track, ev["name"], ev["ts"] * NS_PER_US, ev["dur"] * NS_PER_US, str(ev.get("cat", "")),
-                     ev.get("args"))
-            spans.append(s)
-            at.setdefault((pid, tid, ev["ts"]), s)
+            add(ev, ev["ts"], ev["dur"], ev.get("args"))
+        elif ph == "B":
+            open_b.setdefault((ev["pid"], ev["tid"]), []).append(ev)
+        elif ph == "E":
+            stack = open_b.get((ev["pid"], ev["tid"]))
+            if stack:      # an E closes the innermost open B of its track (Chrome trace format)
+                b = stack.pop()
+                args = dict(b.get("args") or {}) | dict(ev.get("args") or {})
+                add(b, b["ts"], max(ev["ts"] - b["ts"], 0.0), args or None)
+        elif ph in ("i", "I") and "tid" in ev:
+            add(ev, ev["ts"], 0.0, ev.get("args"))
         elif ph == "C":
             for k, v in ev["args"].items():
                 counters.append(Counter(ev["name"], k, ev["ts"] * NS_PER_US, v))
