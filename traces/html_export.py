@@ -42,7 +42,8 @@ function lower(a, t) { let lo = 0, hi = a.length; while (lo < hi) { const m = (l
   if (a[m] < t) lo = m + 1; else hi = m; } return lo; }
 function draw() {
   ctx.clearRect(0, 0, cv.width, cv.height); ctx.font = '11px monospace'; let drawn = 0;
-  const step = Math.pow(10, Math.floor(Math.log10((t1 - t0) / 8)));
+  const want = (t1 - t0) * 90 / (cv.width - LABEL), p10 = Math.pow(10, Math.floor(Math.log10(want)));
+  const step = [1, 2, 5, 10].map(m => m * p10).find(s => s >= want);   // ticks at least 90 px apart
   ctx.fillStyle = '#666'; ctx.strokeStyle = '#ddd';
   for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) { const x = xOf(t);
     ctx.beginPath(); ctx.moveTo(x, AXIS - 6); ctx.lineTo(x, cv.height); ctx.stroke(); ctx.fillText(fmt(t), x + 2, 12); }
