@@ -12,7 +12,8 @@ import sys
 
 from rich.console import Console
 
-from .load import TraceData, TraceLoadError, from_chrome_trace, read_trace_file
+from .load import TraceData, TraceLoadError, read_trace_file
+from .stream_load import load_trace
 from .window import select
 
 
@@ -24,7 +25,7 @@ def load(path: str, need_spans: bool = True) -> TraceData:
     """The spans of the trace at ``path`` (streamed when it is large,
     :func:`traces.load.read_trace_file`). Raises TraceLoadError, or CommandError
     for a trace without spans."""
-    data = from_chrome_trace(read_trace_file(path))
+    data = load_trace(path)
     if need_spans and not data.spans:
         raise CommandError(f"{path}: the trace has no spans (no X, B/E or instant events): nothing to show")
     return data

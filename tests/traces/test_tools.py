@@ -288,3 +288,37 @@ def test_bad_input_every_command(capsys, tmp_path, command, kind):
     code, out, err = run(capsys, command, p, *extra)
     assert code != 0 and err.startswith("npu-trace: error:") and err.count("\n") == 1, (code, err)
     assert "Traceback" not in out + err
+
+
+# --- streaming loader ----------------------------------------------------------------
+
+ijson = pytest.importorskip("ijson")
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_streaming_load_equals_whole_file_load(tmp_path, acl_run, gz):
+    from traces.stream_load import load_trace
+    p = acl_run.path
+    if gz:
+        p = tmp_path / "t.json.gz"
+        with gzip.open(p, "wt") as f:
+            f.write(acl_run.path.read_text())
+    a, b = load_trace(p, stream=False), load_trace(p, stream=True)
+    key = lambda s: (s.track, s.name, s.start_ns, s.dur_ns, s.cat, s.flow_id, s.flow_out)  # noqa: E731
+    assert [key(s) for s in a.spans] == [key(s) for s in b.spans]
+    assert a.counters == b.counters and a.metadata == b.metadata
+    assert [s.args for s in a.spans] == [s.args for s in b.spans]
+
+
+@pytest.mark.parametrize("kind", ["truncated", "not JSON", "not a trace", "no spans"])
+def test_streaming_bad_input_is_one_line(tmp_path, kind):
+    from traces.load import TraceLoadError
+    from traces.stream_load import load_trace
+    p = tmp_path / "t.json"
+    p.write_text(BAD[kind])
+    try:
+        data = load_trace(p, stream=True)
+    except TraceLoadError as e:
+        assert "\n" not in str(e) and str(p) in str(e)
+    else:
+        assert kind == "no spans" and not data.spans
