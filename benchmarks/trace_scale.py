@@ -6,7 +6,8 @@ Writes a trace shaped like an npu-sim run (a host thread launching kernels on tw
 streams, each kernel with MTE2/CUBE/FIXPIPE spans on 24 AIC cores or
 MTE2/VECTOR/MTE3 on 48 AIV cores; args as npu-sim writes them), then runs each
 stage in its own Python process and prints its wall time and peak resident memory
-(``ru_maxrss`` of that process):
+(``ru_maxrss`` of that process), and its CPU time (``time.process_time``; the
+wall time on a shared machine can be many times that):
 
 * ``load``: read the file into spans (whole-file json);
 * ``load (ijson)``: the same, streamed (:mod:`traces.stream_load`), if ijson is installed;
@@ -72,7 +73,7 @@ def _stage(stage: str, path: str) -> None:
     from rich.console import Console
 
     from traces.stream_load import load_trace
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     data = load_trace(path, stream=stage == "load (ijson)")
     if stage == "summary":
         from traces.report import render_summary
@@ -80,9 +81,9 @@ def _stage(stage: str, path: str) -> None:
     elif stage == "view":
         from traces.view import view_lines
         view_lines(data, 200)
-    dt = time.perf_counter() - t
+    dt, dc = time.perf_counter() - t, time.process_time() - c
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024   # KiB on Linux
-    print(json.dumps({"stage": stage, "seconds": dt, "peak_rss_mib": rss, "spans": len(data.spans)}))
+    print(json.dumps({"stage": stage, "seconds": dt, "cpu_seconds": dc, "peak_rss_mib": rss, "spans": len(data.spans)}))
 
 
 def main(argv=None) -> int:
@@ -106,13 +107,13 @@ def main(argv=None) -> int:
         stages.insert(1, "load (ijson)")
     except ImportError:
         pass
-    print(f"{'stage':<14} {'seconds':>8} {'peak RSS (MiB)':>15}")
+    print(f"{'stage':<14} {'wall (s)':>9} {'CPU (s)':>8} {'peak RSS (MiB)':>15}")
     try:
         for stage in stages:
             out = subprocess.run([sys.executable, "-m", "benchmarks.trace_scale", "--stage", stage, "--path", path],
                                  capture_output=True, text=True, check=True).stdout
             r = json.loads(out.strip().splitlines()[-1])
-            print(f"{stage:<14} {r['seconds']:>8.1f} {r['peak_rss_mib']:>15,.0f}")
+            print(f"{stage:<14} {r['seconds']:>9.1f} {r['cpu_seconds']:>8.1f} {r['peak_rss_mib']:>15,.0f}")
     finally:
         if not a.keep:
             os.unlink(path)

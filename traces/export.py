@@ -97,6 +97,7 @@ def write_png(data: TraceData, out: str | Path, tracks: Iterable[str] = ("stream
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from .timeline import save_gantt
     from .view import MPL_COLOURS, build_rows
     rows = build_rows(data, tracks, collapse)
     fig, ax = plt.subplots(figsize=(14, max(2.0, 0.3 * len(rows) + 1.5)))
@@ -109,16 +110,6 @@ def write_png(data: TraceData, out: str | Path, tracks: Iterable[str] = ("stream
                     ax.broken_barh(bars, (y - 0.4, 0.8), facecolors=MPL_COLOURS[cat], linewidth=0,
                                    label=None if cat in seen else cat)
                     seen.add(cat)
-        ax.set_yticks(range(len(rows)))
-        ax.set_yticklabels([r.label for r in rows], fontsize=7)
-        ax.set_ylim(len(rows) - 0.5, -0.5)
-        ax.set_xlabel("time (ns)")
-        ax.grid(axis="x", alpha=0.3)
-        if seen:
-            ax.legend(loc="upper right", fontsize=7)
-        fig.tight_layout()
-        out = Path(out)
-        fig.savefig(out, dpi=120)
+        return save_gantt(fig, ax, [r.label for r in rows], out, legend=bool(seen))
     finally:
         plt.close(fig)
-    return out

@@ -11,22 +11,12 @@ import math
 
 import pytest
 
+from tests.traces.test_cli import run, wide  # noqa: F401  (wide: autouse COLUMNS=200)
 from traces.cli import main
 from traces.critical import critical_path
 from traces.load import from_chrome_trace, read_trace_file
 
 SYNC = {"EVENT_RECORD", "STREAM_WAIT_EVENT"}
-
-
-@pytest.fixture(autouse=True)
-def wide(monkeypatch):
-    monkeypatch.setenv("COLUMNS", "200")
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(params=["tiny", "other", "acl_run", "timing_only"])
@@ -322,3 +312,17 @@ def test_streaming_bad_input_is_one_line(tmp_path, kind):
         assert "\n" not in str(e) and str(p) in str(e)
     else:
         assert kind == "no spans" and not data.spans
+
+
+def test_every_command_on_every_run(capsys, tmp_path, trace_path):
+    """npu-sim run (tiny and default chips), the two-stream ACL run and the timing-only
+    run: every command succeeds."""
+    for argv in (["summary", trace_path, "--phase", "compute"], ["summary", trace_path, "--phase", "steady"],
+                 ["view", trace_path, "--width", "100", "--collapse"], ["view", trace_path, "--tracks", "pipes"],
+                 ["diff", trace_path, trace_path, "--json"], ["validate", trace_path],
+                 ["export", trace_path, "--csv", tmp_path / "a.csv", "--msprof-csv", tmp_path / "m.csv",
+                  "--html", tmp_path / "a.html"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 0, (argv, err)
+    rep = json.loads(main(["diff", str(trace_path), str(trace_path), "--json"]) == 0 and capsys.readouterr().out)
+    assert rep["total"]["delta_ns"] == 0 and all(r["ratio"] in (1.0, None) for r in rep["ops"])
