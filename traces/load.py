@@ -106,12 +106,20 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None) ->
         at.setdefault((key[0], key[1], ts), s)
 
     try:
+        num = (int, float)
         for i, ev in enumerate(events):
-            _check_event(i, ev)
-            ph = ev["ph"]
+            ph = ev.get("ph") if type(ev) is dict else None
             if ph == "X":
-                add(ev, ev["ts"], ev["dur"], ev.get("args"))
-            elif ph == "B":
+                # fast path for the common, well-formed span; anything else gets the full check's error
+                ts, dur, args = ev.get("ts"), ev.get("dur"), ev.get("args")
+                if not (type(ts) in num and type(dur) in num and dur >= 0 and ts - ts == 0 and dur - dur == 0
+                        and type(ev.get("name")) is str and "pid" in ev and "tid" in ev
+                        and (type(args) is dict or (args is None and "args" not in ev))):
+                    _check_event(i, ev)
+                add(ev, ts, dur, args)
+                continue
+            _check_event(i, ev)
+            if ph == "B":
                 open_b.setdefault((ev["pid"], ev["tid"]), []).append(ev)
             elif ph == "E":
                 stack = open_b.get((ev["pid"], ev["tid"]))
