@@ -73,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--collapse", action="store_true", help="one row per core type instead of per core")
     v.add_argument("--width", type=int, metavar="N", help="width in characters (default: the terminal's)")
     v.add_argument("--svg", metavar="OUT", help="also save the view as SVG (rich's export)")
+    v.add_argument("-i", "--interactive", action="store_true",
+                   help="pan/zoom with the keys, show a span's args, jump along the critical path (needs textual)")
 
     d = sub.add_parser("diff", help="compare two runs per op and in total (ratios, sorted by change)")
     d.add_argument("a", metavar="A", help="first trace")

@@ -78,6 +78,13 @@ def view(args, console: Console) -> int:
         window = parse_window(args.window)
     except ValueError as e:
         raise CommandError(str(e)) from None
+    if args.interactive:
+        try:
+            from .interactive import TraceApp
+        except ImportError:
+            raise CommandError("--interactive needs textual (pip install textual, or the 'trace' extra)") from None
+        TraceApp(data, kinds, args.collapse, args.filter).run()
+        return 0
     width = args.width or console.width
     rec = Console(record=True, width=width, file=io.StringIO(), force_terminal=True,
                   color_system="truecolor") if args.svg else None
