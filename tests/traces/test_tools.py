@@ -326,3 +326,30 @@ def test_every_command_on_every_run(capsys, tmp_path, trace_path):
         assert code == 0, (argv, err)
     rep = json.loads(main(["diff", str(trace_path), str(trace_path), "--json"]) == 0 and capsys.readouterr().out)
     assert rep["total"]["delta_ns"] == 0 and all(r["ratio"] in (1.0, None) for r in rep["ops"])
+
+
+MSPROF_LIKE = {"traceEvents": [
+    {"ph": "M", "name": "process_name", "pid": 100, "tid": 0, "args": {"name": "Ascend Hardware"}},
+    {"ph": "M", "name": "thread_name", "pid": 100, "tid": 12, "args": {"name": "Stream 12"}},
+    {"ph": "M", "name": "process_name", "pid": 200, "tid": 0, "args": {"name": "CANN"}},
+    {"ph": "M", "name": "thread_name", "pid": 200, "tid": 1, "args": {"name": "Thread 1"}},
+    {"ph": "X", "name": "aclnnMatmul", "pid": 200, "tid": 1, "ts": "0", "dur": 5.0},
+    {"ph": "X", "name": "MatMul_1", "pid": 100, "tid": 12, "ts": 6.5, "dur": 12.25,
+     "args": {"Task Type": "AI_CORE", "Stream Id": 12}},
+    {"ph": "X", "name": "Add_2", "pid": 100, "tid": 12, "ts": 19.0, "dur": 3.0, "args": {"Task Type": "AI_VECTOR_CORE"}},
+]}
+
+
+def test_msprof_like_trace_view_loads(capsys, tmp_path):
+    """msprof's trace_view.json names its processes itself ("Ascend Hardware"): it
+    validates and summarises as far as its content allows (no npu-sim device)."""
+    ev = json.loads(json.dumps(MSPROF_LIKE))
+    ev["traceEvents"][4]["ts"] = 0.0
+    p = tmp_path / "trace_view.json"
+    p.write_text(json.dumps(ev))
+    for argv in (["validate"], ["summary"], ["view", "--width", "90"], ["export", "--csv", tmp_path / "o.csv"]):
+        code, out, err = run(capsys, argv[0], p, *argv[1:])
+        assert code == 0, (argv, err)
+    code, out, _ = run(capsys, "view", p, "--width", "90")
+    assert "Ascend Hardware / Stream 12" in out and "CANN / Thread 1" in out
+    assert critical_path(from_chrome_trace(read_trace_file(p)))["length_ns"] == pytest.approx(22_000)
