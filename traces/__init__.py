@@ -11,7 +11,14 @@
   utilisation, copy/compute overlap, stream timelines, idle gaps, critical path;
 * :mod:`traces.tracks` -- track names and display order;
 * :mod:`traces.timeline` -- text and matplotlib timelines;
-* :mod:`traces.cli` -- ``npu-trace summary | validate | timeline``.
+* :mod:`traces.window`, :mod:`traces.critical`, :mod:`traces.groups` -- time
+  windows and phases, the critical path, ``--by`` tables and host/device time;
+* :mod:`traces.view` / :mod:`traces.interactive` -- the rich terminal timeline and
+  its textual app; :mod:`traces.diff`, :mod:`traces.export`,
+  :mod:`traces.html_export` -- comparison, CSV/msprof CSV/PNG and the HTML page;
+* :mod:`traces.stream_load` -- streamed loading of big files (ijson);
+* :mod:`traces.cli` / :mod:`traces.commands` -- ``npu-trace summary | view | diff |
+  export | validate | timeline``.
 """
 from .analysis import (core_counts, counter_summary, critical_path, device_span, engine_utilization, idle_gaps,
                        op_summary, overlap, stream_summary)

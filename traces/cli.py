@@ -1,29 +1,45 @@
-"""``npu-trace``: summarise, validate and draw npu-sim Chrome traces.
+"""``npu-trace``: summarise, view, compare, export and validate Chrome traces.
 
-    npu-trace summary TRACE.json [--top N] [--device NAME] [--json]
-    npu-trace validate TRACE.json
-    npu-trace timeline TRACE.json [--out PNG] [--width N] [--track TEXT ...] [--no-pipes]
+    npu-trace summary  TRACE [--window A:B] [--phase all|compute|steady] [--top N] [--by op|kernel|stream|core]
+                             [--device NAME] [--json]
+    npu-trace view     TRACE [--window A:B] [--phase P] [--filter OP] [--tracks streams,cores,pipes] [--collapse]
+                             [--width N] [--svg OUT]
+    npu-trace diff     A B [--top N] [--json]
+    npu-trace export   TRACE [--png OUT] [--csv OUT] [--msprof-csv OUT] [--html OUT] [--window] [--phase] ...
+    npu-trace validate TRACE
+    npu-trace timeline TRACE [--out PNG] [--width N] [--track TEXT ...] [--no-pipes]   (the older text/PNG view)
 
 Exit codes: 0 success; 1 the trace is readable but invalid (``validate``), or a
 requested PNG could not be drawn; 2 bad usage or a file that cannot be read as a
-trace (missing, not JSON, no ``traceEvents``, malformed events). Errors are one
-line on stderr, never a traceback.
+trace (missing, truncated, not JSON, no ``traceEvents``, malformed events, no
+spans). Errors are one line on stderr, never a traceback.
 
 (``npu-trace`` is unrelated to CANN's own simulator, which is called npusim.)
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Sequence
 
 from rich.console import Console
 
-from .load import TraceLoadError, from_chrome_trace, read_trace_file
+from .commands import COMMANDS, CommandError
+from .groups import BY
+from .load import TraceLoadError
+from .window import PHASES
 
 PROG = "npu-trace"
+_T = {"metavar": "TRACE", "help": "trace file (.json or .json.gz; any Chrome trace)"}
+
+
+def _selection(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--window", metavar="START:END", help="only this time window, in ns (units ns/us/ms allowed; "
+                                                         "either end may be empty), e.g. 1ms:3ms")
+    p.add_argument("--phase", choices=PHASES, default="all",
+                   help="all (default); compute: skip the weight upload before the first kernel; "
+                        "steady: only the last iteration")
 
 
 def _version() -> str:
@@ -36,36 +52,69 @@ def _version() -> str:
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog=PROG,
-        description="Summarise, validate and draw Chrome traces written by npu-sim "
-                    "(open the same files in https://ui.perfetto.dev or chrome://tracing).",
-        epilog="Exit codes: 0 ok; 1 invalid trace (validate) or PNG not drawn (timeline --out); "
-               "2 bad usage or unreadable file. Times print in ns.")
+        prog=PROG, description="Summarise, view, compare, export and validate Chrome traces written by npu-sim "
+                               "(or any Chrome trace: the torch profiler's, msprof's trace_view.json).",
+        epilog="Exit codes: 0 ok; 1 invalid trace (validate) or PNG not drawn; 2 bad usage or unreadable file. "
+               "Times print in ns.")
     p.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    s = sub.add_parser("summary", help="tables: top ops, engine utilisation, overlap, streams, idle gaps",
-                       description="Print top ops by device time (with FLOP/s, GB/s and pipe ratios), engine "
-                                   "utilisation per core type and pipe, copy/compute overlap, per-stream busy/"
-                                   "wait/idle time, the critical stream, the longest idle gaps and counters.")
-    s.add_argument("trace", metavar="TRACE.json", help="trace file (.json or .json.gz)")
-    s.add_argument("--top", type=int, default=10, metavar="N", help="rows in the op and idle-gap tables (default 10)")
+    s = sub.add_parser("summary", help="tables: ops, engines, overlap, host/device, critical path, idle gaps",
+                       description="Per-op table (calls, total/mean/min/max device time, share, bound class), "
+                                   "engine busy shares, copy/compute overlap, host against device time, the "
+                                   "critical path, streams, the longest idle gaps and counters.")
+    s.add_argument("trace", **_T)
+    _selection(s)
+    s.add_argument("--top", type=int, default=10, metavar="N", help="rows in the op, path and gap tables (10)")
+    s.add_argument("--by", choices=BY, default="op", help="also group device time by kernel, stream or core")
     s.add_argument("--device", metavar="NAME", help='only this device process, e.g. "device 0"')
     s.add_argument("--json", action="store_true", help="print the analysis as JSON instead of tables")
 
-    v = sub.add_parser("validate", help="check structure, track names, flows and that no spans overlap",
-                       description="Check that TRACE.json is a well-formed Chrome trace: events have the "
-                                   "right fields and finite times, every process and track is named, flows "
-                                   "pair up and land inside spans, and no two spans overlap on one track. "
-                                   "Exit 0 if valid, 1 with the first problem if not, 2 if unreadable.")
-    v.add_argument("trace", metavar="TRACE.json", help="trace file (.json or .json.gz)")
+    v = sub.add_parser("view", help="terminal timeline (rich): one row per track, colour by op category",
+                       description="Draw a timeline scaled to the terminal: one row per track, eighth blocks "
+                                   "for span edges, shading where many spans share a cell, a time axis and a "
+                                   "legend. Fast on millions of spans (cells aggregate).")
+    v.add_argument("trace", **_T)
+    _selection(v)
+    v.add_argument("--filter", metavar="OP", help="only spans whose name contains OP (case-insensitive)")
+    v.add_argument("--tracks", default="streams,cores", metavar="KINDS",
+                   help="comma-separated: streams, cores (pipes of a core merged), pipes (default streams,cores)")
+    v.add_argument("--collapse", action="store_true", help="one row per core type instead of per core")
+    v.add_argument("--width", type=int, metavar="N", help="width in characters (default: the terminal's)")
+    v.add_argument("--svg", metavar="OUT", help="also save the view as SVG (rich's export)")
+    v.add_argument("-i", "--interactive", action="store_true",
+                   help="pan/zoom with the keys, show a span's args, jump along the critical path (needs textual)")
+
+    d = sub.add_parser("diff", help="compare two runs per op and in total (ratios, sorted by change)")
+    d.add_argument("a", metavar="A", help="first trace")
+    d.add_argument("b", metavar="B", help="second trace")
+    d.add_argument("--top", type=int, default=None, metavar="N", help="rows in the per-op table (all)")
+    d.add_argument("--json", action="store_true", help="print JSON instead of tables")
+
+    e = sub.add_parser("export", help="PNG Gantt chart, per-op CSV, msprof op_summary CSV, one-page HTML")
+    e.add_argument("trace", **_T)
+    _selection(e)
+    e.add_argument("--png", metavar="OUT", help="Gantt chart (matplotlib), windowed and collapsed as view")
+    e.add_argument("--csv", metavar="OUT", help="the per-op table")
+    e.add_argument("--msprof-csv", metavar="OUT", help="one row per task in msprof's op_summary columns")
+    e.add_argument("--html", metavar="OUT", help="one self-contained page: zoomable timeline and tables")
+    e.add_argument("--tracks", default="streams,cores", metavar="KINDS", help="as view (PNG and HTML)")
+    e.add_argument("--collapse", action="store_true", help="as view (PNG and HTML)")
+
+    va = sub.add_parser("validate", help="check structure, track names, flows, B/E pairs and slice nesting",
+                        description="Check that TRACE is a well-formed Chrome trace: events have the right "
+                                    "fields and finite times, every process and track is named, flows pair up "
+                                    "and land inside spans, B/E events pair up, and slices on a track nest or "
+                                    "follow each other (partial overlap is an error). Exit 0 if valid, 1 with "
+                                    "the first problem if not, 2 if unreadable.")
+    va.add_argument("trace", **_T)
 
     t = sub.add_parser("timeline", help="per-track timeline: text, or a PNG with matplotlib",
                        description="Draw one row per track (host thread, streams, core pipes). Without --out, "
                                    "print a text timeline bucketed into columns. With --out, draw a PNG with "
                                    "matplotlib (optional: pip install matplotlib); if it is missing, say so, "
                                    "print the text timeline instead and exit 1.")
-    t.add_argument("trace", metavar="TRACE.json", help="trace file (.json or .json.gz)")
+    t.add_argument("trace", **_T)
     t.add_argument("--out", metavar="PNG", help="write an image here (needs matplotlib)")
     t.add_argument("--width", type=int, default=None, metavar="N",
                    help="text width in characters (default: the terminal's)")
@@ -79,56 +128,6 @@ def _error(msg: str) -> None:
     print(f"{PROG}: error: {msg}", file=sys.stderr)
 
 
-def _summary(args, console: Console) -> int:
-    from .report import render_summary, summary_data
-    data = from_chrome_trace(read_trace_file(args.trace))
-    if args.top < 1:
-        _error("--top must be at least 1")
-        return 2
-    if args.device is not None and args.device not in data.devices:
-        _error(f"no spans on {args.device!r} in {args.trace} (devices: {', '.join(data.devices) or 'none'})")
-        return 2
-    if args.json:
-        print(json.dumps(summary_data(data, args.top, args.device), indent=2, default=str))
-    else:
-        render_summary(console, data, args.trace, args.top, args.device)
-    return 0
-
-
-def _validate(args, console: Console) -> int:
-    from .validate import TraceFormatError, validate_trace
-    trace = read_trace_file(args.trace)
-    try:
-        stats = validate_trace(trace)
-    except (TraceFormatError, ValueError) as e:
-        _error(f"invalid trace {args.trace}: {e}")
-        return 1
-    console.print(f"OK: {args.trace}: {stats['spans']:,} spans on {stats['tracks']} tracks in "
-                  f"{stats['processes']} processes, {stats['flows']} flows, {stats['counters']} counter samples; "
-                  "no overlapping spans", highlight=False, soft_wrap=True)
-    return 0
-
-
-def _timeline(args, console: Console) -> int:
-    from .timeline import plot_timeline, text_timeline
-    data = from_chrome_trace(read_trace_file(args.trace))
-    code = 0
-    if args.out:
-        try:
-            path = plot_timeline(data, args.out, args.track, not args.no_pipes)
-        except ImportError:
-            _error("matplotlib is not installed, so no PNG was written (pip install matplotlib); "
-                   "text timeline follows")
-            code = 1
-        else:
-            console.print(f"wrote {path}", highlight=False)
-            return 0
-    width = args.width or console.width
-    for line in text_timeline(data, width, args.track, not args.no_pipes):
-        console.print(line, soft_wrap=True)
-    return code
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``npu-trace``; returns the exit code."""
     parser = _parser()
@@ -140,14 +139,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     wide = not sys.stdout.isatty() and "COLUMNS" not in os.environ
     console = Console(width=200 if wide else None)
     try:
-        return {"summary": _summary, "validate": _validate, "timeline": _timeline}[args.command](args, console)
-    except TraceLoadError as e:
+        return COMMANDS[args.command](args, console)
+    except (TraceLoadError, CommandError) as e:
         _error(str(e))
         return 2
     except BrokenPipeError:
         return 0
     except Exception as e:  # last resort: one line, never a traceback
-        _error(f"could not process {args.trace}: {type(e).__name__}: {e}")
+        _error(f"could not process {getattr(args, 'trace', None) or args.a}: {type(e).__name__}: {e}")
         return 2
 
 

@@ -15,7 +15,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from .chrome_trace import NS_PER_US, unpack_source
 from .records import Counter, Span
@@ -75,45 +75,85 @@ def from_chrome_trace(trace: Any) -> TraceData:
     :class:`TraceLoadError` for a malformed event (it does not check overlaps)."""
     try:
         events = trace_events(trace)
-        for i, ev in enumerate(events):
-            _check_event(i, ev)
     except TraceFormatError as e:
         raise TraceLoadError(str(e)) from None
-    procs: dict[Any, str] = {}
-    threads: dict[tuple, str] = {}
-    for ev in events:
-        if ev["ph"] == "M" and isinstance(ev.get("args"), dict):
-            if ev.get("name") == "process_name":
-                procs[ev.get("pid")] = ev["args"]["name"]
-            elif ev.get("name") == "thread_name":
-                threads[(ev.get("pid"), ev.get("tid"))] = ev["args"]["name"]
-    spans: list[Span] = []
-    at: dict[tuple, Span] = {}
-    counters: list[Counter] = []
-    for ev in events:
-        ph = ev["ph"]
-        if ph == "X":
-            pid, tid = ev["pid"], ev["tid"]
-            track = (procs.get(pid, f"pid {pid}"), threads.get((pid, tid), f"tid {tid}"))
-            s = Span(track, ev["name"], ev["ts"] * NS_PER_US, ev["dur"] * NS_PER_US, str(ev.get("cat", "")),
-                     ev.get("args"))
-            spans.append(s)
-            at.setdefault((pid, tid, ev["ts"]), s)
-        elif ph == "C":
-            for k, v in ev["args"].items():
-                counters.append(Counter(ev["name"], k, ev["ts"] * NS_PER_US, v))
-    for ev in events:
-        if ev["ph"] in ("s", "f"):
-            s = at.get((ev["pid"], ev["tid"], ev["ts"]))
-            if s is not None and isinstance(ev["id"], (int, str)):
-                s.flow_id = ev["id"]
-                s.flow_out = ev["ph"] == "s"
     meta: dict[str, Any] = {}
     if isinstance(trace, dict):
         for key in ("metadata", "otherData"):
             if isinstance(trace.get(key), dict):
                 meta.update(trace[key])
-    return TraceData(spans, counters, meta)
+    return events_to_data(events, meta)
+
+
+def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None) -> TraceData:
+    """:class:`TraceData` from an iterable of Chrome trace events, in one pass (so a
+    streaming parser can feed it, :mod:`traces.stream_load`). Tracks are named from
+    the M events wherever they appear; an "E" closes the innermost open "B" of its
+    track; "i"/"I" become zero-length spans; flows ("s"/"f") attach to the span that
+    starts at the same time on the same track. Raises :class:`TraceLoadError`."""
+    procs: dict[Any, str] = {}
+    threads: dict[tuple, str] = {}
+    spans: list[Span] = []
+    at: dict[tuple, Span] = {}
+    counters: list[Counter] = []
+    flows: list[tuple] = []
+    open_b: dict[tuple, list[dict]] = {}     # B events waiting for their E, per (pid, tid)
+
+    def add(ev: dict, ts: float, dur: float, args: Any) -> None:
+        key = (ev["pid"], ev["tid"])
+        s = Span(key, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
+        spans.append(s)
+        at.setdefault((key[0], key[1], ts), s)
+
+    try:
+        num = (int, float)
+        for i, ev in enumerate(events):
+            ph = ev.get("ph") if type(ev) is dict else None
+            if ph == "X":
+                # fast path for the common, well-formed span; anything else gets the full check's error
+                ts, dur, args = ev.get("ts"), ev.get("dur"), ev.get("args")
+                if not (type(ts) in num and type(dur) in num and dur >= 0 and ts - ts == 0 and dur - dur == 0
+                        and type(ev.get("name")) is str and "pid" in ev and "tid" in ev
+                        and (type(args) is dict or (args is None and "args" not in ev))):
+                    _check_event(i, ev)
+                add(ev, ts, dur, args)
+                continue
+            _check_event(i, ev)
+            if ph == "B":
+                open_b.setdefault((ev["pid"], ev["tid"]), []).append(ev)
+            elif ph == "E":
+                stack = open_b.get((ev["pid"], ev["tid"]))
+                if stack:      # an E closes the innermost open B of its track (Chrome trace format)
+                    b = stack.pop()
+                    args = dict(b.get("args") or {}) | dict(ev.get("args") or {})
+                    add(b, b["ts"], max(ev["ts"] - b["ts"], 0.0), args or None)
+            elif ph in ("i", "I") and "tid" in ev:
+                add(ev, ev["ts"], 0.0, ev.get("args"))
+            elif ph == "C":
+                for k, v in ev["args"].items():
+                    counters.append(Counter(ev["name"], k, ev["ts"] * NS_PER_US, v))
+            elif ph in ("s", "f"):
+                flows.append((ev["pid"], ev["tid"], ev["ts"], ev["id"], ph))
+            elif ph == "M" and isinstance(ev.get("args"), dict):
+                if ev.get("name") == "process_name":
+                    procs[ev.get("pid")] = ev["args"]["name"]
+                elif ev.get("name") == "thread_name":
+                    threads[(ev.get("pid"), ev.get("tid"))] = ev["args"]["name"]
+    except TraceFormatError as e:
+        raise TraceLoadError(str(e)) from None
+    names: dict[tuple, tuple[str, str]] = {}
+    for s in spans:
+        key = s.track
+        t = names.get(key)
+        if t is None:
+            t = names[key] = (procs.get(key[0], f"pid {key[0]}"), threads.get(key, f"tid {key[1]}"))
+        s.track = t
+    for pid, tid, ts, fid, ph in flows:
+        s = at.get((pid, tid, ts))
+        if s is not None and isinstance(fid, (int, str)):
+            s.flow_id = fid
+            s.flow_out = ph == "s"
+    return TraceData(spans, counters, dict(meta or {}))
 
 
 def as_trace_data(source: Any) -> TraceData:

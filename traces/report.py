@@ -8,9 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import analysis
+from .critical import critical_path as full_critical_path
+from .groups import core_spread, group_summary, host_device
 from .kernels import ENGINE_PIPES
 from .load import TraceData
 from .tracks import PIPE_ORDER
@@ -38,10 +41,18 @@ def bar(frac: float, width: int = 20) -> str:
     return "█" * full + "·" * (width - full)
 
 
-def summary_data(data: TraceData, top: int, device: str | None) -> dict[str, Any]:
-    """Every analysis the report shows, as JSON-able rows (``summary --json``)."""
+def summary_data(data: TraceData, top: int, device: str | None, by: str = "op") -> dict[str, Any]:
+    """Every analysis the report shows, as JSON-able rows (``summary --json``).
+    ``critical_path`` is the per-device longest stream chain; ``path`` the true
+    critical path (:mod:`traces.critical`) with its segments."""
     devices = [device] if device else data.devices
+    cp = full_critical_path(data, device)
     return {
+        "by": by,
+        "groups": group_summary(data, by)[:top] if by != "op" else [],
+        "path": cp,
+        "host_device": host_device(data),
+        "core_spread": core_spread(data),
         "metadata": data.metadata,
         "devices": {d: dict(zip(("start_ns", "end_ns"), analysis.device_span(data, d))) for d in devices},
         "ops": analysis.op_summary(data, device)[:top],
@@ -69,9 +80,9 @@ def _table(title: str, *cols: str) -> Table:
 
 
 def render_summary(console: Console, data: TraceData, source_name: str, top: int = 10,
-                   device: str | None = None) -> None:
+                   device: str | None = None, by: str = "op") -> None:
     """Print the summary report of one trace."""
-    rep = summary_data(data, top, device)
+    rep = summary_data(data, top, device, by)
     meta = data.metadata
     chip = meta.get("chip") or ", ".join(str(v.get("chip")) for v in (meta.get("devices") or {}).values()
                                          if isinstance(v, dict)) or "unknown chip"
@@ -86,13 +97,22 @@ def render_summary(console: Console, data: TraceData, source_name: str, top: int
         return
 
     compact = console.width < 110  # a narrow terminal: drop the Type and Mean columns
-    cols = ["Op", "Type", "Count", "Total (ns)", "Mean (ns)", "Share", "FLOPs", "Bytes", "TFLOP/s", "GB/s"]
+    if rep["groups"]:
+        t = _table(f"Top {top} by {by} (device time)", by.capitalize(), "Count", "Total (ns)", "Mean (ns)",
+                   "Min (ns)", "Max (ns)", "Share")
+        for r in rep["groups"]:
+            t.add_row(escape(r["name"]), str(r["count"]), ns(r["total_ns"]), ns(r["mean_ns"]), ns(r["min_ns"]),
+                      ns(r["max_ns"]), pct(r["share"]))
+        console.print(t)
+    cols = ["Op", "Type", "Count", "Total (ns)", "Mean (ns)", "Min (ns)", "Max (ns)", "Share", "Bound", "FLOPs",
+            "Bytes", "TFLOP/s", "GB/s"]
     if compact:
-        cols = [c for c in cols if c not in ("Type", "Mean (ns)")]
+        cols = [c for c in cols if c not in ("Type", "Mean (ns)", "Min (ns)", "Max (ns)")]
     t = _table(f"Top {top} ops by device time", *cols)
     for r in rep["ops"]:
-        cells = {"Op": r["name"], "Type": r["task_type"], "Count": str(r["count"]), "Total (ns)": ns(r["total_ns"]),
-                 "Mean (ns)": ns(r["mean_ns"]), "Share": pct(r["share"]),
+        cells = {"Op": escape(r["name"]), "Type": r["task_type"], "Count": str(r["count"]),
+                 "Total (ns)": ns(r["total_ns"]), "Mean (ns)": ns(r["mean_ns"]), "Min (ns)": ns(r["min_ns"]),
+                 "Max (ns)": ns(r["max_ns"]), "Share": pct(r["share"]), "Bound": r.get("bound") or "-",
                  "FLOPs": si(r["flops"]) if r["flops"] else "-",
                  "Bytes": (si(r["bytes"]) + ("*" if r["bytes_from_pipes"] else "")) if r["bytes"] else "-",
                  "TFLOP/s": f"{r['tflops']:.3f}" if r["flops"] else "-",
@@ -124,6 +144,14 @@ def render_summary(console: Console, data: TraceData, source_name: str, top: int
                   bar(r["utilization"]))
     console.print(t)
 
+    if rep["core_spread"]:
+        t = _table("Pipe busy share per core over the active span (cores seen)", "Device", "Core", "Pipe", "Cores",
+                   "Mean", "Least busy", "Most busy")
+        for r in rep["core_spread"]:
+            t.add_row(r["device"], r["core_type"], r["pipe"], str(r["cores"]), pct(r["mean"]),
+                      f"{pct(r['min'])} ({r['min_core']})", f"{pct(r['max'])} ({r['max_core']})")
+        console.print(t)
+
     t = _table("Engine busy share over the kernels (kernel pipe busy / cores with the pipe x first kernel start "
                "to last kernel end; as npu-sim run)", "Device", *ENGINE_PIPES)
     for r in rep["engine_busy"]:
@@ -146,10 +174,23 @@ def render_summary(console: Console, data: TraceData, source_name: str, top: int
                   ns(r["wait_ns"]), ns(r["idle_ns"]), ns(r["span_ns"]), pct(r["utilization"]))
     console.print(t)
     for r in rep["critical_path"]:
-        console.print(f"[bold]Critical path[/bold] {r['device']}: {r['stream']} (longest chain): "
+        console.print(f"[bold]Longest stream chain[/bold] {r['device']}: {r['stream']}: "
                       f"{r['task_count']} tasks over {ns(r['span_ns'])} ns = busy {ns(r['busy_ns'])} + wait "
                       f"{ns(r['wait_ns'])} + idle {ns(r['idle_ns'])} ns "
                       f"({ns(r['host_bound_idle_ns'])} ns of it waiting for host launches)")
+
+    hd = rep["host_device"]
+    t = _table("Host time against device time", "Run (ns)", "Host busy (ns)", "Host blocked (ns)",
+               "Device busy (ns)", "Both (ns)", "Host calls")
+    t.add_row(ns(hd["run_ns"]), ns(hd["host_busy_ns"]), ns(hd["host_blocked_ns"]), ns(hd["device_busy_ns"]),
+              ns(hd["both_ns"]), str(hd["host_calls"]))
+    console.print(t)
+    cp = rep["path"]
+    t = _table(f"Critical path: {ns(cp['length_ns'])} ns from {ns(cp['start_ns'])} to the last span's end at "
+               f"{ns(cp['end_ns'])} ns (top {top})", "Kind", "Op or wait", "Count", "Time (ns)", "Share")
+    for r in cp["by_name"][:top]:
+        t.add_row(r["kind"], escape(r["name"]), str(r["count"]), ns(r["dur_ns"]), pct(r["share"]))
+    console.print(t)
 
     t = _table(f"Idle gaps (longest {top})", "Device", "Stream", "Start (ns)", "Gap (ns)", "After", "Before",
                "Cause")

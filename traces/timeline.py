@@ -107,14 +107,22 @@ def plot_timeline(source: Any, out: str | Path, include: Iterable[str] = (), pip
             zero = [s.start_ns for s in spans if s.dur_ns <= 0]
             if zero:
                 ax.plot(zero, [y] * len(zero), "|", color="black", markersize=8)
-        ax.set_yticks(range(len(rows)))
-        ax.set_yticklabels([f"{p} / {t}" for (p, t), _ in rows], fontsize=7)
-        ax.set_ylim(len(rows) - 0.5, -0.5)
-        ax.set_xlabel("time (ns)")
-        ax.grid(axis="x", alpha=0.3)
-        fig.tight_layout()
-        out = Path(out)
-        fig.savefig(out, dpi=120)
+        return save_gantt(fig, ax, [f"{p} / {t}" for (p, t), _ in rows], out)
     finally:
         plt.close(fig)
+
+
+def save_gantt(fig, ax, labels: list[str], out: str | Path, legend: bool = False) -> Path:
+    """Label the rows of a Gantt chart (top to bottom), add the time axis, and save it
+    to ``out`` (120 dpi); returns the path. Shared by the PNG timeline and export."""
+    ax.set_yticks(range(len(labels)))
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.set_xlabel("time (ns)")
+    ax.grid(axis="x", alpha=0.3)
+    if legend:
+        ax.legend(loc="upper right", fontsize=7)
+    fig.tight_layout()
+    out = Path(out)
+    fig.savefig(out, dpi=120)
     return out

@@ -14,6 +14,7 @@ core's pipes in :data:`PIPE_ORDER` (the order data flows through a core).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterable, NamedTuple
 
 #: pipes in data-flow order; also the order of a core's tracks
@@ -47,12 +48,14 @@ class CoreTrack(NamedTuple):
         return f"{self.core_type}{self.core_index}"
 
 
+@lru_cache(maxsize=65536)   # few distinct thread names, called once per span
 def parse_core_track(thread: str) -> CoreTrack | None:
     """The core and pipe of a pipe track's thread name, or None for other tracks."""
     m = _CORE_RE.match(thread)
     return CoreTrack(m.group(1), int(m.group(2)), m.group(3)) if m else None
 
 
+@lru_cache(maxsize=65536)   # few distinct thread names, called once per span
 def parse_stream(thread: str) -> int | None:
     """The stream id of a "stream N" thread name, or None."""
     if thread.startswith("stream "):
@@ -62,6 +65,7 @@ def parse_stream(thread: str) -> int | None:
     return None
 
 
+@lru_cache(maxsize=65536)   # few distinct thread names, called once per span
 def is_device(process: str) -> bool:
     """True for a device process name ("device 0")."""
     return process.startswith("device")

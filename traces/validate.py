@@ -7,12 +7,19 @@ ValueError) at the first problem, with a message that names the event or track:
    event is an object with a string ``ph``;
 2. "X" events have a string ``name``, ``pid``/``tid``, finite ``ts`` and finite
    ``dur >= 0``; "C" events a ``name``, finite ``ts`` and numeric ``args``;
-   flow events ("s"/"t"/"f") an ``id`` and finite ``ts``;
-3. every pid with events has a ``process_name`` and every (pid, tid) with an
-   "X" or flow event a ``thread_name``;
+   flow events ("s"/"t"/"f") an ``id`` and finite ``ts``; "B"/"E" (begin/end)
+   and "i"/"I" (instant) events a ``pid``/``tid`` and finite ``ts`` ("B" a name);
+3. every pid with events has a ``process_name`` and every (pid, tid) with a
+   slice, instant or flow event a ``thread_name``;
 4. flows pair up: each id has exactly one "s" and one "f", and each end lies
    inside (or at the start of) an "X" span on its track;
-5. no two "X" spans overlap on one track (:func:`~traces.chrome_trace.check_no_overlap`).
+5. every "E" closes an open "B" on its track, and every "B" is closed;
+6. slices on one track nest or follow each other: a slice may lie wholly inside
+   another (the torch profiler writes call stacks that way), but two slices that
+   *partly* overlap are an error (:func:`check_nesting`).
+
+The writer's own invariant (npu-sim tracks never overlap at all) is the stricter
+:func:`~traces.chrome_trace.check_no_overlap`.
 """
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ import bisect
 import math
 from typing import Any
 
-from .chrome_trace import OVERLAP_TOLERANCE_US, _track_names, check_no_overlap
+from .chrome_trace import OVERLAP_TOLERANCE_US, _track_names
 
 
 class TraceFormatError(ValueError):
@@ -70,19 +77,70 @@ def _check_event(i: int, ev: Any) -> None:
     elif ph in ("s", "t", "f"):
         if "id" not in ev or not _finite(ev.get("ts")) or "pid" not in ev or "tid" not in ev:
             raise TraceFormatError(f"{where}: flow events need 'id', 'pid', 'tid' and a finite 'ts'")
+    elif ph in ("B", "E", "i", "I"):
+        if not _finite(ev.get("ts")) or "pid" not in ev or ("tid" not in ev and ph in "BE"):
+            raise TraceFormatError(f"{where}: '{ph}' events need 'pid', 'tid' and a finite 'ts'")
+        if ph == "B" and not isinstance(ev.get("name"), str):
+            raise TraceFormatError(f"{where}: 'name' must be a string")
+        if "args" in ev and not isinstance(ev["args"], dict):
+            raise TraceFormatError(f"{where}: 'args' must be an object")
     elif ph == "M":
         if ev.get("name") in ("process_name", "thread_name") and not (
                 isinstance(ev.get("args"), dict) and isinstance(ev["args"].get("name"), str)):
             raise TraceFormatError(f"{where}: metadata needs args.name (a string)")
 
 
-def _inside(spans: list[tuple[float, float]], starts: list[float], ts: float) -> bool:
-    """Whether ``ts`` lies in one of ``spans`` (sorted, non-overlapping). Only the
-    last span starting at or before ``ts`` can hold it, or the one before that when
-    the last is a zero-length span at ``ts``."""
+def _begin_end_slices(events: list, procs: dict, threads: dict) -> dict[tuple, list[tuple[float, float, str]]]:
+    """(start, end, name) of each B/E pair per (pid, tid). Raises TraceFormatError for
+    an E with no open B on its track, an E before its B, or a B never closed."""
+    open_b: dict[tuple, list[dict]] = {}
+    out: dict[tuple, list[tuple[float, float, str]]] = {}
+    for i, ev in enumerate(events):
+        if ev["ph"] not in ("B", "E"):
+            continue
+        key = (ev["pid"], ev["tid"])
+        if ev["ph"] == "B":
+            open_b.setdefault(key, []).append(ev)
+            continue
+        if not open_b.get(key):
+            raise TraceFormatError(f"event {i} (E {ev.get('name', '')!r}): no open 'B' event on track "
+                                   f"'{procs.get(key[0])} / {threads.get(key)}'")
+        b = open_b[key].pop()
+        if ev["ts"] < b["ts"] - OVERLAP_TOLERANCE_US:
+            raise TraceFormatError(f"event {i} (E): ends at ts={ev['ts']} before its B {b['name']!r} began "
+                                   f"at ts={b['ts']}")
+        out.setdefault(key, []).append((b["ts"], max(ev["ts"], b["ts"]), b["name"]))
+    for key, stack in open_b.items():
+        if stack:
+            raise TraceFormatError(f"B event {stack[-1]['name']!r} at ts={stack[-1]['ts']} on track "
+                                   f"'{procs.get(key[0])} / {threads.get(key)}' has no matching 'E'")
+    return out
+
+
+def check_nesting(slices: list[tuple[float, float, str]], track: str, key: tuple) -> None:
+    """Raise TraceFormatError if two of ``slices`` ((start, end, name) in us, sorted by
+    start, longest first) partly overlap: each must end before the next starts or lie
+    wholly inside it (within :data:`OVERLAP_TOLERANCE_US`)."""
+    stack: list[tuple[float, float, str]] = []
+    tol = OVERLAP_TOLERANCE_US
+    for s in slices:
+        while stack and stack[-1][1] <= s[0] + tol:
+            stack.pop()
+        if stack and s[1] > stack[-1][1] + tol:
+            p = stack[-1]
+            raise TraceFormatError(
+                f"spans overlap on track '{track}' (pid {key[0]}, tid {key[1]}): {p[2]!r} [{p[0]:.4f}, "
+                f"{p[1]:.4f}) us and {s[2]!r} [{s[0]:.4f}, {s[1]:.4f}) us overlap partly (nesting is fine)")
+        stack.append(s)
+
+
+def _inside(spans: list[tuple], starts: list[float], ts: float) -> bool:
+    """Whether ``ts`` lies in one of ``spans`` (sorted by start; they may nest). Only
+    spans starting at or before ``ts`` can hold it; the nearest few are looked at
+    first (a parent slice starts at or before its children)."""
     i = bisect.bisect_right(starts, ts + OVERLAP_TOLERANCE_US) - 1
-    for j in (i, i - 1):
-        if j >= 0 and spans[j][0] - OVERLAP_TOLERANCE_US <= ts <= spans[j][1] + OVERLAP_TOLERANCE_US:
+    for j in range(i, max(i - 512, -1), -1):
+        if spans[j][0] - OVERLAP_TOLERANCE_US <= ts <= spans[j][1] + OVERLAP_TOLERANCE_US:
             return True
     return False
 
@@ -97,7 +155,7 @@ def validate_trace(trace: Any) -> dict[str, int]:
     used_pids, used_tracks = set(), set()
     spans: dict[tuple, list[tuple[float, float]]] = {}
     flows: dict[Any, dict[str, list[dict]]] = {}
-    n_counters = 0
+    n_counters = n_instants = 0
     for ev in events:
         ph = ev["ph"]
         if ph == "M":
@@ -106,7 +164,10 @@ def validate_trace(trace: Any) -> dict[str, int]:
             used_pids.add(ev["pid"])
         if ph == "X":
             used_tracks.add((ev["pid"], ev["tid"]))
-            spans.setdefault((ev["pid"], ev["tid"]), []).append((ev["ts"], ev["ts"] + ev["dur"]))
+            spans.setdefault((ev["pid"], ev["tid"]), []).append((ev["ts"], ev["ts"] + ev["dur"], ev["name"]))
+        elif ph in ("B", "E", "i", "I") and "tid" in ev:
+            used_tracks.add((ev["pid"], ev["tid"]))
+            n_instants += ph in ("i", "I")
         elif ph in ("s", "t", "f"):
             used_tracks.add((ev["pid"], ev["tid"]))
             flows.setdefault(ev["id"], {}).setdefault(ph, []).append(ev)
@@ -116,10 +177,13 @@ def validate_trace(trace: Any) -> dict[str, int]:
         raise TraceFormatError(f"pid {pid} has events but no process_name metadata event")
     for key in sorted(used_tracks - threads.keys(), key=repr):
         raise TraceFormatError(f"track pid {key[0]} tid {key[1]} has events but no thread_name metadata event")
-    check_no_overlap(events)
+    for key, sl in _begin_end_slices(events, procs, threads).items():
+        spans.setdefault(key, []).extend(sl)
     for v in spans.values():
-        v.sort()
-    starts = {k: [s for s, _ in v] for k, v in spans.items()}
+        v.sort(key=lambda s: (s[0], -s[1]))
+    for key, v in spans.items():
+        check_nesting(v, f"{procs.get(key[0], f'pid {key[0]}')} / {threads.get(key, f'tid {key[1]}')}", key)
+    starts = {k: [s[0] for s in v] for k, v in spans.items()}
     for fid, ends in flows.items():
         if len(ends.get("s", ())) != 1 or len(ends.get("f", ())) != 1:
             raise TraceFormatError(f"flow id {fid!r} has {len(ends.get('s', ()))} start ('s') and "
@@ -132,4 +196,4 @@ def validate_trace(trace: Any) -> dict[str, int]:
                 raise TraceFormatError(f"flow id {fid!r}: its '{ph}' event at ts={ev['ts']} is not inside any "
                                        f"span on track '{track}'")
     return {"events": len(events), "spans": sum(len(v) for v in spans.values()), "tracks": len(threads),
-            "processes": len(procs), "counters": n_counters, "flows": len(flows)}
+            "processes": len(procs), "counters": n_counters, "flows": len(flows), "instants": n_instants}

@@ -91,3 +91,57 @@ def device_run():
     dev.submit_kernel(s2, KernelLaunch(_spec("VecC", CoreType.AIV, 4, 2), None), 20000.0)
     dev.run_until(None)
     return SimpleNamespace(dev=dev, rec=dev.recorder, trace=to_chrome_trace(dev))
+
+
+def _mlp_model(path):
+    """A tiny MatMul + Add + Relu model (8x32 @ 32x16), small enough for the tiny chip."""
+    import onnx
+    from onnx import TensorProto, helper
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [8, 32])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    w = helper.make_tensor("w", TensorProto.FLOAT, [32, 16],
+                           np.random.default_rng(0).random((32, 16)).astype(np.float32).ravel())
+    b = helper.make_tensor("b", TensorProto.FLOAT, [16], np.ones(16, np.float32))
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["h"]), helper.make_node("Add", ["h", "b"], ["h2"]),
+             helper.make_node("Relu", ["h2"], ["y"])]
+    onnx.save(helper.make_model(helper.make_graph(nodes, "g", [x], [y], [w, b]),
+                                opset_imports=[helper.make_opsetid("", 13)]), path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def sim_runs(tmp_path_factory):
+    """Traces written by ``npu-sim run`` of the tiny MLP: ``tiny`` on the tiny chip and
+    ``other`` on the 910B-class default chip (for diff)."""
+    from frontend.cli import main as npu_sim
+    from npu_sim import DEFAULT_CHIP
+    d = tmp_path_factory.mktemp("sim_runs")
+    model = _mlp_model(d / "mlp.onnx")
+    out = {}
+    for name, chip in (("tiny", "tiny"), ("other", DEFAULT_CHIP)):
+        path = d / f"{name}.json"
+        assert npu_sim(["run", str(model), "--chip", chip, "--trace", str(path), "--no-progress",
+                        "--no-check"]) == 0
+        out[name] = path
+    return SimpleNamespace(**out)
+
+
+@pytest.fixture(scope="session")
+def timing_only_trace(tmp_path_factory):
+    """The two-stream op sequence of tests/test_timing_only.py (copies, Matmul,
+    Convolution, Add, Relu, Softmax, an event between streams) run timing-only."""
+    from opsnn.base.cache import clear_executor_cache
+    from tests.test_timing_only import _sequence
+    rt = runtime()
+    if rt.initialized:
+        acl.finalize()
+    assert acl.init(chip="tiny", timing_only=True) == 0
+    assert acl.rt.set_device(0) == 0
+    clear_executor_cache()
+    try:
+        _sequence(DeviceHelper(), np.random.default_rng(5))
+        path = tmp_path_factory.mktemp("timing_only") / "t.json"
+        write_chrome_trace(runtime().trace_data(), path, metadata={"test": "timing_only"})
+        return path
+    finally:
+        acl.finalize()

@@ -149,11 +149,12 @@ def test_host_only_and_empty_traces(capsys, tmp_path):
     p = _write(tmp_path, "host.json", to_chrome_trace(rec))
     code, out, _ = run(capsys, "summary", p)
     assert code == 0 and "no device spans" in out
+    # issue 14: a trace with no spans is bad input for every command: one line, non-zero exit
     p = _write(tmp_path, "empty.json", {"traceEvents": []})
-    assert run(capsys, "summary", p)[0] == 0
-    assert run(capsys, "validate", p)[0] == 0
-    code, out, _ = run(capsys, "timeline", p)
-    assert code == 0 and "no spans" in out
+    for command, want in (("summary", 2), ("validate", 1), ("timeline", 2), ("view", 2), ("export", 2)):
+        extra = ["--csv", str(tmp_path / "o.csv")] if command == "export" else []
+        code, out, err = run(capsys, command, p, *extra)
+        assert code == want and "no spans" in err and err.count("\n") == 1, command
 
 
 def test_text_timeline(capsys, acl_run):
