@@ -54,11 +54,13 @@ def test_prints_table_without_out(tmp_path, capsys):
 ])
 def test_bad_rows_one_line_nonzero_exit(tmp_path, capsys, text, needle):
     rc = main(["plan-memory", str(_write(tmp_path, text))])
-    out = capsys.readouterr().out
+    cap = capsys.readouterr()
+    out = cap.err + cap.out                 # the one error line (npu-sim prints errors on stderr)
     assert rc == 2
     assert needle in out and len(out.strip().splitlines()) == 1, out
 
 
 def test_missing_file(tmp_path, capsys):
     assert main(["plan-memory", str(tmp_path / "none.csv")]) == 2
-    assert "cannot read" in capsys.readouterr().out
+    cap = capsys.readouterr()
+    assert "cannot read" in cap.err + cap.out

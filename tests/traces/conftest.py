@@ -121,7 +121,7 @@ def sim_runs(tmp_path_factory):
     for name, chip in (("tiny", "tiny"), ("other", DEFAULT_CHIP)):
         path = d / f"{name}.json"
         assert npu_sim(["run", str(model), "--chip", chip, "--trace", str(path), "--no-progress",
-                        "--no-check"]) == 0
+                        "--no-check", "--mode", "eager"]) == 0
         out[name] = path
     return SimpleNamespace(**out)
 

@@ -169,5 +169,5 @@ def test_cli_bad_experiment_is_one_line(tmp_path, capsys):
     p = tmp_path / "bad.yaml"
     p.write_text("chip: tiny\naxes: {aic_cnt: [1, 2]}\nworkloads: [{op: softmax, shapes: [[8, 8]]}]\n")
     assert main(["sweep", str(p), "--out", str(tmp_path / "o")]) == 2
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err          # errors go to stderr (npu-sim's rule)
     assert "error:" in out and "axes.aic_cnt: not a chip config field" in out and "Traceback" not in out
