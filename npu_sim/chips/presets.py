@@ -128,16 +128,22 @@ ASCEND910B1 = ASCEND910B2.model_copy(update=dict(
 ))
 
 # 310P3: coupled architecture, 8 AI Cores + 7 vector cores, UB 256 KiB, L1 1 MiB,
-# L0C 256 KiB, L2 16 MiB [310]; 1.08 GHz and 204.8 GB/s LPDDR4X [310 datasheet];
-# 24 GiB device memory [310 datasheet].
+# L0C 256 KiB, L2 16 MiB [310]. Ascend310P3.ini [PC, not confirmed by search -- see [Q]]:
+# [AICoreSpec] cube_freq=1060 (AI Cores at 1.06 GHz; was 1.08 GHz from a datasheet quote),
+# [VectorCoreSpec] vec_freq=1000 (vector cores at 1.0 GHz: recorded in vector_clock_hz and
+# used for their GM rate; their pipes are still timed at clock_hz, a known limit),
+# [SoCInfo] memory_size=24000000000 (decimal, not 24 GiB), [AICoreMemoryRates] ddr_rate=17
+# per AI Core and [VectorCoreMemoryRates] ddr_rate=9 per vector core: 8 x 17 x 1.06 +
+# 7 x 9 x 1.0 = 207.2 GB/s in total, which the 204.8 GB/s LPDDR4X peak [310 datasheet] caps.
 ASCEND310P3 = ChipConfig(
     name="ascend310p3",
-    description="Ascend 310P3: 8 AI Cores (coupled Cube+Vector) + 7 vector cores",
+    description="Ascend 310P3: 8 AI Cores (coupled Cube+Vector) at 1.06 GHz + 7 vector cores at 1.0 GHz",
     architecture=Architecture.COUPLED,
-    aic_count=8, aiv_count=7, clock_hz=1.08e9,
+    aic_count=8, aiv_count=7, clock_hz=1.06e9, vector_clock_hz=1.0e9,
     ub_bytes=256 * KiB, l1_bytes=1 * MiB, l0a_bytes=64 * KiB, l0b_bytes=64 * KiB, l0c_bytes=256 * KiB,
     l2_bytes=16 * MiB, l2_bandwidth_bytes_per_ns=1000.0,
-    hbm_bytes=24 * GiB, hbm_bandwidth_bytes_per_ns=204.8,
+    hbm_bytes=24_000_000_000, hbm_bandwidth_bytes_per_ns=204.8,
+    ddr_bytes_per_cycle=17, vector_ddr_bytes_per_cycle=9,
     **_COMMON,
 )
 
