@@ -56,6 +56,7 @@ import heapq
 from typing import Any, NamedTuple, Sequence
 
 from ..chips import Architecture, ChipConfig
+from .bandwidth import sustained_hbm_bytes_per_ns
 from ..program import GM_PIPES, BlockProgram, CoreType, CubeDtype, KernelSpec, MixBlockProgram, Pipe, Stage
 
 #: pipes of a fused MIX program that run on the group's AIVs (the rest run on its AIC)
@@ -152,13 +153,14 @@ def stage_cost(chip: ChipConfig, stage: Stage) -> StageCost:
     if p is Pipe.CUBE:
         if stage.macs <= 0:
             return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
-        return StageCost(math.ceil(stage.macs / cube_macs_per_cycle(chip, stage.dtype)) * cyc, scalar, scalar,
+        return StageCost(math.ceil(stage.macs / cube_macs_per_cycle(chip, stage.dtype)) * cyc / chip.cube_efficiency,
+                         scalar, scalar,
                          0, (), 0, False)
     if p is Pipe.VECTOR:
         reps = vector_repeats(chip, stage)
         if reps <= 0:
             return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
-        eng = math.ceil(reps * chip.vector_repeat_bytes / chip.vector_bytes_per_cycle) * cyc
+        eng = math.ceil(reps * chip.vector_repeat_bytes / chip.vector_bytes_per_cycle) * cyc / chip.vector_efficiency
         return StageCost(eng, stage_issues(chip, stage) * chip.vector_issue_ns + scalar, scalar, 0, (), 0, False)
     if p is Pipe.MTE1:
         if stage.nbytes <= 0:
@@ -181,7 +183,7 @@ def stage_ns(chip: ChipConfig, stage: Stage) -> float:
     if not c.gm:
         return c.engine_ns + c.fixed_ns
     bus = c.bus_bytes + sum(b for _, b in c.keyed)
-    return max(c.engine_ns, bus / chip.hbm_bandwidth_bytes_per_ns) + c.fixed_ns
+    return max(c.engine_ns, bus / sustained_hbm_bytes_per_ns(chip)) + c.fixed_ns
 
 
 def kernel_overhead_ns(chip: ChipConfig) -> float:
@@ -194,7 +196,7 @@ def memcpy_ns(chip: ChipConfig, nbytes: int, kind: str) -> float:
     if kind in ("H2D", "D2H"):
         return chip.host_link_latency_ns + nbytes / chip.host_link_bandwidth_bytes_per_ns
     if kind == "D2D":
-        return chip.dma_latency_ns + 2 * nbytes / chip.hbm_bandwidth_bytes_per_ns
+        return chip.dma_latency_ns + 2 * nbytes / sustained_hbm_bytes_per_ns(chip)
     raise ValueError(f"memcpy kind must be H2D, D2H or D2D, not {kind!r}")
 
 
@@ -206,7 +208,7 @@ def idle_stage_ns(chip: ChipConfig, stage: Stage, aiv_split: int = 1) -> float:
     eng = c.engine_ns / aiv_split if aiv_split > 1 and stage.pipe in AIV_PIPES else c.engine_ns
     if c.gm and c.nbytes > 0:
         bus = c.bus_bytes + sum(b for _, b in c.keyed)
-        return max(eng, bus / chip.hbm_bandwidth_bytes_per_ns) + c.fixed_ns
+        return max(eng, bus / sustained_hbm_bytes_per_ns(chip)) + c.fixed_ns
     return eng + c.fixed_ns
 
 
@@ -260,7 +262,7 @@ def _block_estimate(chip: ChipConfig, program: BlockProgram, buffer_num: int, ai
     """:func:`estimate_block_ns` of a plain program, with its HBM and L2 bytes;
     ``seen`` holds the ``(key, j)`` already in L2 and gains this block's; ``cache``
     keeps stage terms by stage identity (tilings share stage objects)."""
-    hbm_bw, l2_bw = chip.hbm_bandwidth_bytes_per_ns, chip.l2_bandwidth_bytes_per_ns
+    hbm_bw, l2_bw = sustained_hbm_bytes_per_ns(chip), chip.l2_bandwidth_bytes_per_ns
     runs: list[tuple[int, list[float]]] = []
     hbm = l2 = 0
     for g in program.tiles:
@@ -397,5 +399,5 @@ def estimate_kernel_ns(chip: ChipConfig, spec: KernelSpec) -> float:
         t = heapq.heappop(free) + dispatch + est.ns
         end = max(end, t)
         heapq.heappush(free, t)
-    floor = dispatch + max(hbm / chip.hbm_bandwidth_bytes_per_ns, l2 / chip.l2_bandwidth_bytes_per_ns)
+    floor = dispatch + max(hbm / sustained_hbm_bytes_per_ns(chip), l2 / chip.l2_bandwidth_bytes_per_ns)
     return chip.kernel_launch_ns + max(end, floor)
