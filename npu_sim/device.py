@@ -17,7 +17,7 @@ import simpy
 
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
-from .hardware.bandwidth import BandwidthServer, sustained_hbm_bytes_per_ns
+from .hardware.bandwidth import BandwidthServer, l2_read_bytes_per_ns, sustained_hbm_bytes_per_ns
 from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import L2Cache
 from .metrics import kernel_metrics
@@ -98,7 +98,7 @@ class Device:
         self.track_pid = f"device {device_id}"
         self.memory = DeviceMemory(chip.hbm_bytes, chip.malloc_align_bytes, chip.malloc_round_bytes, backed)
         self.hbm = BandwidthServer("HBM", sustained_hbm_bytes_per_ns(chip))
-        self.l2 = BandwidthServer("L2", chip.l2_bandwidth_bytes_per_ns)
+        self.l2 = BandwidthServer("L2", l2_read_bytes_per_ns(chip))
         self.l2_cache = L2Cache(chip.l2_bytes)
         self._compiled: dict[int, CompiledProgram] = {}
         self._launches = 0

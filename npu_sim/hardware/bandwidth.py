@@ -61,3 +61,24 @@ def sustained_hbm_bytes_per_ns(chip) -> float:
         cap += chip.vector_ddr_bytes_per_cycle * chip.aiv_count * vclk / 1e9
     rate = min(peak, cap) if cap else peak
     return rate * chip.hbm_efficiency
+
+
+def l2_read_bytes_per_ns(chip) -> float:
+    """The L2 server's rate for hits (bytes/ns): ``l2_read_bytes_per_cycle`` (ini
+    ``[AICoreMemoryRates] l2_read_rate``, per AI Core) x ``aic_count`` x ``clock_hz``
+    when the chip gives it (910B2: 110 x 24 x 1.8 GHz = 4752 GB/s), else
+    ``l2_bandwidth_bytes_per_ns``. Assumption [A]: the per-core rates add up, as the
+    ddr_rate does in :func:`sustained_hbm_bytes_per_ns`."""
+    if chip.l2_read_bytes_per_cycle:
+        return chip.l2_read_bytes_per_cycle * chip.aic_count * chip.clock_hz / 1e9
+    return chip.l2_bandwidth_bytes_per_ns
+
+
+def l2_write_cost_factor(chip) -> float:
+    """Bytes of L2-server time one byte written into L2 costs: read rate / write rate
+    (``l2_read_rate`` / ``l2_write_rate``: 110 / 86 on 910B2), 1 when either is unset.
+    The L2 server books ``hit_read + factor x hit_write`` bytes, so writes run at the
+    ini write rate on the same server as reads."""
+    if chip.l2_read_bytes_per_cycle and chip.l2_write_bytes_per_cycle:
+        return chip.l2_read_bytes_per_cycle / chip.l2_write_bytes_per_cycle
+    return 1.0

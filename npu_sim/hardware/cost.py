@@ -56,7 +56,7 @@ import heapq
 from typing import Any, NamedTuple, Sequence
 
 from ..chips import Architecture, ChipConfig
-from .bandwidth import sustained_hbm_bytes_per_ns
+from .bandwidth import l2_read_bytes_per_ns, sustained_hbm_bytes_per_ns
 from ..program import GM_PIPES, BlockProgram, CoreType, CubeDtype, KernelSpec, MixBlockProgram, Pipe, Stage
 
 #: pipes of a fused MIX program that run on the group's AIVs (the rest run on its AIC)
@@ -262,7 +262,7 @@ def _block_estimate(chip: ChipConfig, program: BlockProgram, buffer_num: int, ai
     """:func:`estimate_block_ns` of a plain program, with its HBM and L2 bytes;
     ``seen`` holds the ``(key, j)`` already in L2 and gains this block's; ``cache``
     keeps stage terms by stage identity (tilings share stage objects)."""
-    hbm_bw, l2_bw = sustained_hbm_bytes_per_ns(chip), chip.l2_bandwidth_bytes_per_ns
+    hbm_bw, l2_bw = sustained_hbm_bytes_per_ns(chip), l2_read_bytes_per_ns(chip)
     runs: list[tuple[int, list[float]]] = []
     hbm = l2 = 0
     for g in program.tiles:
@@ -399,5 +399,5 @@ def estimate_kernel_ns(chip: ChipConfig, spec: KernelSpec) -> float:
         t = heapq.heappop(free) + dispatch + est.ns
         end = max(end, t)
         heapq.heappush(free, t)
-    floor = dispatch + max(hbm / sustained_hbm_bytes_per_ns(chip), l2 / chip.l2_bandwidth_bytes_per_ns)
+    floor = dispatch + max(hbm / sustained_hbm_bytes_per_ns(chip), l2 / l2_read_bytes_per_ns(chip))
     return chip.kernel_launch_ns + max(end, floor)
