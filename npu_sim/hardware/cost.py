@@ -18,7 +18,7 @@ MTE2        issues * dma_latency + tiles * scalar                               
                   HBM FIFO finish of the missed bytes - start,  (shared, bandwidth.py)   A
                   L2 FIFO finish of the hit bytes - start)      (shared, l2.py)          A
             bus = sum over runs of ceil(run / gm_burst_bytes) * gm_burst_bytes           AC
-MTE3        as MTE2 with mte3_bytes_per_cycle; writes go to HBM                          A
+MTE3        as MTE2 with mte3_bytes_per_cycle; keyed writes go to the write-back L2    A
 FIXPIPE     as MTE2 with fixpipe_bytes_per_cycle (L0C -> GM write)                       A
 MTE1        nbytes / mte1_bytes_per_cycle * cycle + tiles * scalar                       A
 CUBE        ceil(macs / cube_macs_per_cycle(dtype)) * cycle + tiles * scalar             PC, A
@@ -56,7 +56,7 @@ import heapq
 from typing import Any, NamedTuple, Sequence
 
 from ..chips import Architecture, ChipConfig
-from .bandwidth import l2_read_bytes_per_ns, sustained_hbm_bytes_per_ns
+from .bandwidth import l2_read_bytes_per_ns, l2_write_cost_factor, sustained_hbm_bytes_per_ns
 from ..program import GM_PIPES, BlockProgram, CoreType, CubeDtype, KernelSpec, MixBlockProgram, Pipe, Stage
 
 #: pipes of a fused MIX program that run on the group's AIVs (the rest run on its AIC)
@@ -253,7 +253,7 @@ def _pipeline_ns(groups: Sequence[tuple[int, Sequence[float]]], buffer_num: int)
 
 class _BlockEstimate(NamedTuple):
     ns: float        #: block start to its last stage's end
-    hbm_bytes: int   #: bus bytes served by HBM (no key, writes, first reads of a key)
+    hbm_bytes: int   #: bus bytes served by HBM (no key, first reads of a key)
     l2_bytes: int    #: bus bytes of keyed reads whose key was seen before (L2 hits)
 
 
@@ -263,6 +263,7 @@ def _block_estimate(chip: ChipConfig, program: BlockProgram, buffer_num: int, ai
     ``seen`` holds the ``(key, j)`` already in L2 and gains this block's; ``cache``
     keeps stage terms by stage identity (tilings share stage objects)."""
     hbm_bw, l2_bw = sustained_hbm_bytes_per_ns(chip), l2_read_bytes_per_ns(chip)
+    wfac = l2_write_cost_factor(chip)
     runs: list[tuple[int, list[float]]] = []
     hbm = l2 = 0
     for g in program.tiles:
@@ -289,16 +290,21 @@ def _block_estimate(chip: ChipConfig, program: BlockProgram, buffer_num: int, ai
                 if not gm:
                     d.append(eng + fixed)
                     continue
-                miss, hit = bus, 0
+                miss, hit, booked = bus, 0, 0.0
                 for key, b in keyed:
-                    if write or (key, j) not in seen:
+                    if write:   # write-back L2: absorbed at the write rate (hardware/l2.py)
+                        hit += b
+                        booked += b * wfac
+                        seen.add((key, j))
+                    elif (key, j) not in seen:
                         miss += b
                         seen.add((key, j))
                     else:
                         hit += b
+                        booked += b
                 hbm += miss
                 l2 += hit
-                d.append(max(eng, miss / hbm_bw, hit / l2_bw) + fixed)
+                d.append(max(eng, miss / hbm_bw, booked / l2_bw) + fixed)
             if runs and runs[-1][1] == d:
                 runs[-1] = (runs[-1][0] + 1, d)
             else:
@@ -313,8 +319,10 @@ def estimate_block_ns(chip: ChipConfig, program: BlockProgram | MixBlockProgram,
 
     Each stage lasts what it would on an idle chip: the fixed term plus the slowest
     of its engine, the HBM at full bandwidth for its missed bytes (no L2 key,
-    writes, first reads of a key) and the L2 at full bandwidth for its hits (reads
-    of a ``(key, j)`` the block read or wrote before), all burst rounded; a fused MIX
+    first reads of a key) and the L2 at full bandwidth for its hits (reads of a
+    ``(key, j)`` the block read or wrote before, and keyed writes, which the
+    write-back L2 absorbs at its write rate), all burst rounded; write-backs of
+    evicted dirty ranges are not estimated; a fused MIX
     program (``aiv_split=2``) halves the VECTOR/MTE3 throughput terms. The stages
     follow the pipeline rule of ``npu_sim/hardware/pipeline.py``, queues of depth
     ``bn = buffer_num``::
