@@ -33,6 +33,13 @@ VECTOR      ceil(repeats * vector_repeat_bytes / vector_bytes_per_cycle) * cycle
 
 A stage with nothing to do (no bytes, MACs or vector bytes) takes 0 ns.
 
+Rates behind the shared terms (``bandwidth.py``): HBM runs at the sustained rate
+``sustained_hbm_bytes_per_ns`` (peak capped by ini ddr_rate x cores x clock, times
+``hbm_efficiency``), L2 hits at ``l2_read_bytes_per_ns``; keyed writes go to the
+write-back L2 (``l2.py``). The CUBE and VECTOR throughput terms are divided by
+``cube_efficiency`` / ``vector_efficiency`` (1.0 in every preset; ``npu-sim
+calibrate`` fits them).
+
 Small transfers: the fixed ``dma_latency`` per DMA instruction is what makes them
 inefficient. One core alone moving ``n`` bytes per transfer reaches
 ``n / (n + dma_latency * engine_rate)`` of its engine rate: on 910B2 (230 GB/s per
