@@ -18,7 +18,7 @@ import simpy
 
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
-from .hardware.bandwidth import BandwidthServer
+from .hardware.bandwidth import BandwidthServer, l2_read_bytes_per_ns, sustained_hbm_bytes_per_ns
 from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import L2Cache
 from .metrics import kernel_metrics
@@ -122,8 +122,8 @@ class Device:
         self.recorder = recorder if recorder is not None else TraceRecorder()
         self.track_pid = f"device {device_id}"
         self.memory = DeviceMemory(chip.hbm_bytes, chip.malloc_align_bytes, chip.malloc_round_bytes, backed)
-        self.hbm = BandwidthServer("HBM", chip.hbm_bandwidth_bytes_per_ns)
-        self.l2 = BandwidthServer("L2", chip.l2_bandwidth_bytes_per_ns)
+        self.hbm = BandwidthServer("HBM", sustained_hbm_bytes_per_ns(chip))
+        self.l2 = BandwidthServer("L2", l2_read_bytes_per_ns(chip))
         self.l2_cache = L2Cache(chip.l2_bytes)
         self._compiled: dict[int, CompiledProgram] = {}
         self._launches = 0
@@ -281,9 +281,19 @@ class Device:
         args = dict(spec_trace_args(spec), task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
                     pipe_busy_ns=busy_out, gm_bytes=stats.gm_bytes, hbm_bytes=stats.hbm_bytes,
                     l2_hit_bytes=stats.l2_hit_bytes, **met)
+        self._l2_counters(args, stats)
         self.kernel_records.append(dict(name=spec.name, stream=stream.stream_id, start_ns=t0, dur_ns=dur, **args))
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)
+
+    @staticmethod
+    def _l2_counters(args, stats) -> None:
+        """The kernel's L2 counters in its record and trace args: ``l2_hit_rate`` (L2
+        bus bytes, keyed writes absorbed included, over all GM bus bytes) and
+        ``l2_writeback_bytes`` (dirty bytes it evicted to HBM; hardware/l2.py)."""
+        total = stats.l2_hit_bytes + stats.hbm_bytes
+        args["l2_hit_rate"] = stats.l2_hit_bytes / total if total else 0.0
+        args["l2_writeback_bytes"] = stats.writeback_bytes
 
     def _mix_block(self, group, prog, spec, stats, dispatch, scope, unit):
         env = self.env

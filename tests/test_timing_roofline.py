@@ -133,7 +133,12 @@ def test_halving_hbm_bandwidth(tmp_path, close):
         _open(chip)
         times[chip] = (_add_ns(64 << 20), _matmul_ns(4096))
     (add1, mm1), (add2, mm2) = times["ascend910b2"], times[str(path)]
-    assert 1.85 <= add2 / add1 <= 2.0, add2 / add1
+    # the add slows by the ratio of the sustained HBM rates (peak capped by ddr_rate x AI
+    # Cores x clock: 1382.4 -> 800 GB/s), less the fixed launch costs
+    def sustained(c):
+        return min(c.hbm_bandwidth_bytes_per_ns, c.ddr_bytes_per_cycle * c.aic_count * c.clock_hz / 1e9)
+    expect = sustained(ASCEND910B2) / sustained(half)
+    assert 0.925 * expect <= add2 / add1 <= expect, (add2 / add1, expect)
     assert 1.0 <= mm2 / mm1 < 1.10, mm2 / mm1
 
 
@@ -217,16 +222,22 @@ def test_add_time_grows_with_the_problem(chip, n, itemsize):
 @given(m=st.integers(32, 2048), n=st.integers(32, 2048), k=st.integers(32, 2048), dim=st.integers(0, 2),
        dtype=st.sampled_from([("float16", 2), ("float32", 4)]))
 @example(m=32, n=1829, k=1872, dim=0, dtype=("float32", 4))  # once took 29 tiles in two waves over 15 in one
+@example(m=33, n=1465, k=165, dim=0, dtype=("float32", 4))   # HBM-bound tie: 4657.7 vs 4657.0 ns
 def test_matmul_time_grows_with_the_problem(m, n, k, dim, dtype):
-    """On ascend910b2, doubling M, N or K of a matmul never shortens it.
+    """On ascend910b2, doubling M, N or K of a matmul never shortens it by more than
+    0.1%.
 
-    Not claimed (docs/timing.md): dims under 32, or the tiny test chip (1 MiB L2,
-    50 GB/s HBM), where the base tile the tiling picks for the larger problem can
-    hit L2 more or hide DMA latency better, by up to a few percent."""
+    Why 0.1% and not 0: with the sustained HBM rate (1382 GB/s) a small-M matmul is
+    HBM-bound on B, so a problem and its double can take the same time to within
+    float noise, and the doubled one's tiling may overlap its copies better (m=33 ->
+    66, n=1465, k=165 fp32: one K chunk vs two, 4657.7 vs 4657.0 ns). Not claimed
+    (docs/timing.md): dims under 32, or the tiny test chip (1 MiB L2, 50 GB/s HBM),
+    where the base tile the tiling picks for the larger problem can hit L2 more or
+    hide DMA latency better, by up to a few percent."""
     chip = ASCEND910B2
     name, item = dtype
     grown = [m, n, k]
     grown[dim] *= 2
     base = _kernel_ns(chip, cube_kernel(chip, "mm", 1, m, n, k, item, item, name)[0])
     big = _kernel_ns(chip, cube_kernel(chip, "mm", 1, *grown, item, item, name)[0])
-    assert big >= base
+    assert big >= base * (1 - 1e-3)

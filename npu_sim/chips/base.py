@@ -33,6 +33,9 @@ fields                                          bounds
 per-cycle rates (``*_per_cycle``)               .. 2**24
 ``vector_repeat_bytes``, ``gm_burst_bytes``     .. 2**20 bytes
 ``vector_max_repeats``                          .. 65535
+``vector_clock_hz``                             0 .. 1e11 Hz (0 = ``clock_hz``)
+``hbm_efficiency``, ``cube_efficiency``,        (0, 16] (1 = the documented formulas)
+``vector_efficiency``
 ==============================================  ==========================================
 """
 from __future__ import annotations
@@ -137,6 +140,29 @@ class ChipConfig(BaseModel):
     l2_bandwidth_bytes_per_ns: float = Field(**BANDWIDTH, description="L2 bandwidth (GB/s == bytes/ns)")
     hbm_bytes: int = Field(gt=0, le=MAX_MEMORY_BYTES)
     hbm_bandwidth_bytes_per_ns: float = Field(**BANDWIDTH, description="HBM bandwidth shared by all cores (GB/s)")
+
+    # ---- platform-config rates (per core, bytes per cycle; 0 = not given) ---
+    ddr_bytes_per_cycle: float = Field(0.0, ge=0, le=MAX_PER_CYCLE,
+                                       description="Sustained GM (DDR/HBM) request rate per AI Core, bytes/cycle "
+                                                   "(ini [AICoreMemoryRates] ddr_rate); 0 = no per-core limit")
+    vector_ddr_bytes_per_cycle: float = Field(0.0, ge=0, le=MAX_PER_CYCLE,
+                                              description="Sustained GM rate per vector-only core, bytes/cycle at "
+                                                          "vector_clock_hz (310P3 ini [VectorCoreMemoryRates])")
+    l2_read_bytes_per_cycle: float = Field(0.0, ge=0, le=MAX_PER_CYCLE,
+                                           description="L2 read rate per AI Core, bytes/cycle (ini l2_read_rate)")
+    l2_write_bytes_per_cycle: float = Field(0.0, ge=0, le=MAX_PER_CYCLE,
+                                            description="L2 write rate per AI Core, bytes/cycle (ini l2_write_rate)")
+    l1_to_l0a_bytes_per_cycle: int = Field(0, ge=0, le=MAX_PER_CYCLE,
+                                           description="L1->L0A rate, bytes/cycle (ini l1_to_l0_a_rate); recorded")
+    l1_to_l0b_bytes_per_cycle: int = Field(0, ge=0, le=MAX_PER_CYCLE,
+                                           description="L1->L0B rate, bytes/cycle (ini l1_to_l0_b_rate); recorded")
+    vector_clock_hz: float = Field(0.0, ge=0, le=1e11,
+                                   description="Vector-only core clock (ini vec_freq), Hz; 0 = clock_hz")
+
+    # ---- efficiency parameters (1.0 = the formulas as documented; fitted by npu-sim calibrate) ----
+    hbm_efficiency: float = Field(1.0, gt=0, le=16.0, description="Share of the sustained HBM rate reached [A/fit]")
+    cube_efficiency: float = Field(1.0, gt=0, le=16.0, description="Share of the Cube rate reached [A/fit]")
+    vector_efficiency: float = Field(1.0, gt=0, le=16.0, description="Share of the Vector rate reached [A/fit]")
 
     # ---- host side ---------------------------------------------------------
     host_link_bandwidth_bytes_per_ns: float = Field(**BANDWIDTH, description="Host<->device link (GB/s)")

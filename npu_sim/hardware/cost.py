@@ -18,7 +18,7 @@ MTE2        issues * dma_latency + tiles * scalar                               
                   HBM FIFO finish of the missed bytes - start,  (shared, bandwidth.py)   A
                   L2 FIFO finish of the hit bytes - start)      (shared, l2.py)          A
             bus = sum over runs of ceil(run / gm_burst_bytes) * gm_burst_bytes           AC
-MTE3        as MTE2 with mte3_bytes_per_cycle; writes go to HBM                          A
+MTE3        as MTE2 with mte3_bytes_per_cycle; keyed writes go to the write-back L2    A
 FIXPIPE     as MTE2 with fixpipe_bytes_per_cycle (L0C -> GM write)                       A
 MTE1        nbytes / mte1_bytes_per_cycle * cycle + tiles * scalar                       A
 CUBE        ceil(macs / cube_macs_per_cycle(dtype)) * cycle + tiles * scalar             PC, A
@@ -32,6 +32,13 @@ VECTOR      ceil(repeats * vector_repeat_bytes / vector_bytes_per_cycle) * cycle
 ==========  ============================================================================  ======
 
 A stage with nothing to do (no bytes, MACs or vector bytes) takes 0 ns.
+
+Rates behind the shared terms (``bandwidth.py``): HBM runs at the sustained rate
+``sustained_hbm_bytes_per_ns`` (peak capped by ini ddr_rate x cores x clock, times
+``hbm_efficiency``), L2 hits at ``l2_read_bytes_per_ns``; keyed writes go to the
+write-back L2 (``l2.py``). The CUBE and VECTOR throughput terms are divided by
+``cube_efficiency`` / ``vector_efficiency`` (1.0 in every preset; ``npu-sim
+calibrate`` fits them).
 
 Small transfers: the fixed ``dma_latency`` per DMA instruction is what makes them
 inefficient. One core alone moving ``n`` bytes per transfer reaches
@@ -56,6 +63,7 @@ import heapq
 from typing import Any, NamedTuple, Sequence
 
 from ..chips import Architecture, ChipConfig
+from .bandwidth import l2_read_bytes_per_ns, l2_write_cost_factor, sustained_hbm_bytes_per_ns
 from ..program import GM_PIPES, BlockProgram, CoreType, CubeDtype, KernelSpec, MixBlockProgram, Pipe, Stage
 
 #: pipes of a fused MIX program that run on the group's AIVs (the rest run on its AIC)
@@ -152,13 +160,14 @@ def stage_cost(chip: ChipConfig, stage: Stage) -> StageCost:
     if p is Pipe.CUBE:
         if stage.macs <= 0:
             return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
-        return StageCost(math.ceil(stage.macs / cube_macs_per_cycle(chip, stage.dtype)) * cyc, scalar, scalar,
+        return StageCost(math.ceil(stage.macs / cube_macs_per_cycle(chip, stage.dtype)) * cyc / chip.cube_efficiency,
+                         scalar, scalar,
                          0, (), 0, False)
     if p is Pipe.VECTOR:
         reps = vector_repeats(chip, stage)
         if reps <= 0:
             return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
-        eng = math.ceil(reps * chip.vector_repeat_bytes / chip.vector_bytes_per_cycle) * cyc
+        eng = math.ceil(reps * chip.vector_repeat_bytes / chip.vector_bytes_per_cycle) * cyc / chip.vector_efficiency
         return StageCost(eng, stage_issues(chip, stage) * chip.vector_issue_ns + scalar, scalar, 0, (), 0, False)
     if p is Pipe.MTE1:
         if stage.nbytes <= 0:
@@ -181,7 +190,7 @@ def stage_ns(chip: ChipConfig, stage: Stage) -> float:
     if not c.gm:
         return c.engine_ns + c.fixed_ns
     bus = c.bus_bytes + sum(b for _, b in c.keyed)
-    return max(c.engine_ns, bus / chip.hbm_bandwidth_bytes_per_ns) + c.fixed_ns
+    return max(c.engine_ns, bus / sustained_hbm_bytes_per_ns(chip)) + c.fixed_ns
 
 
 def kernel_overhead_ns(chip: ChipConfig) -> float:
@@ -194,7 +203,7 @@ def memcpy_ns(chip: ChipConfig, nbytes: int, kind: str) -> float:
     if kind in ("H2D", "D2H"):
         return chip.host_link_latency_ns + nbytes / chip.host_link_bandwidth_bytes_per_ns
     if kind == "D2D":
-        return chip.dma_latency_ns + 2 * nbytes / chip.hbm_bandwidth_bytes_per_ns
+        return chip.dma_latency_ns + 2 * nbytes / sustained_hbm_bytes_per_ns(chip)
     raise ValueError(f"memcpy kind must be H2D, D2H or D2D, not {kind!r}")
 
 
@@ -206,7 +215,7 @@ def idle_stage_ns(chip: ChipConfig, stage: Stage, aiv_split: int = 1) -> float:
     eng = c.engine_ns / aiv_split if aiv_split > 1 and stage.pipe in AIV_PIPES else c.engine_ns
     if c.gm and c.nbytes > 0:
         bus = c.bus_bytes + sum(b for _, b in c.keyed)
-        return max(eng, bus / chip.hbm_bandwidth_bytes_per_ns) + c.fixed_ns
+        return max(eng, bus / sustained_hbm_bytes_per_ns(chip)) + c.fixed_ns
     return eng + c.fixed_ns
 
 
@@ -251,7 +260,7 @@ def _pipeline_ns(groups: Sequence[tuple[int, Sequence[float]]], buffer_num: int)
 
 class _BlockEstimate(NamedTuple):
     ns: float        #: block start to its last stage's end
-    hbm_bytes: int   #: bus bytes served by HBM (no key, writes, first reads of a key)
+    hbm_bytes: int   #: bus bytes served by HBM (no key, first reads of a key)
     l2_bytes: int    #: bus bytes of keyed reads whose key was seen before (L2 hits)
 
 
@@ -260,7 +269,8 @@ def _block_estimate(chip: ChipConfig, program: BlockProgram, buffer_num: int, ai
     """:func:`estimate_block_ns` of a plain program, with its HBM and L2 bytes;
     ``seen`` holds the ``(key, j)`` already in L2 and gains this block's; ``cache``
     keeps stage terms by stage identity (tilings share stage objects)."""
-    hbm_bw, l2_bw = chip.hbm_bandwidth_bytes_per_ns, chip.l2_bandwidth_bytes_per_ns
+    hbm_bw, l2_bw = sustained_hbm_bytes_per_ns(chip), l2_read_bytes_per_ns(chip)
+    wfac = l2_write_cost_factor(chip)
     runs: list[tuple[int, list[float]]] = []
     hbm = l2 = 0
     for g in program.tiles:
@@ -287,16 +297,21 @@ def _block_estimate(chip: ChipConfig, program: BlockProgram, buffer_num: int, ai
                 if not gm:
                     d.append(eng + fixed)
                     continue
-                miss, hit = bus, 0
+                miss, hit, booked = bus, 0, 0.0
                 for key, b in keyed:
-                    if write or (key, j) not in seen:
+                    if write:   # write-back L2: absorbed at the write rate (hardware/l2.py)
+                        hit += b
+                        booked += b * wfac
+                        seen.add((key, j))
+                    elif (key, j) not in seen:
                         miss += b
                         seen.add((key, j))
                     else:
                         hit += b
+                        booked += b
                 hbm += miss
                 l2 += hit
-                d.append(max(eng, miss / hbm_bw, hit / l2_bw) + fixed)
+                d.append(max(eng, miss / hbm_bw, booked / l2_bw) + fixed)
             if runs and runs[-1][1] == d:
                 runs[-1] = (runs[-1][0] + 1, d)
             else:
@@ -311,8 +326,10 @@ def estimate_block_ns(chip: ChipConfig, program: BlockProgram | MixBlockProgram,
 
     Each stage lasts what it would on an idle chip: the fixed term plus the slowest
     of its engine, the HBM at full bandwidth for its missed bytes (no L2 key,
-    writes, first reads of a key) and the L2 at full bandwidth for its hits (reads
-    of a ``(key, j)`` the block read or wrote before), all burst rounded; a fused MIX
+    first reads of a key) and the L2 at full bandwidth for its hits (reads of a
+    ``(key, j)`` the block read or wrote before, and keyed writes, which the
+    write-back L2 absorbs at its write rate), all burst rounded; write-backs of
+    evicted dirty ranges are not estimated; a fused MIX
     program (``aiv_split=2``) halves the VECTOR/MTE3 throughput terms. The stages
     follow the pipeline rule of ``npu_sim/hardware/pipeline.py``, queues of depth
     ``bn = buffer_num``::
@@ -397,5 +414,5 @@ def estimate_kernel_ns(chip: ChipConfig, spec: KernelSpec) -> float:
         t = heapq.heappop(free) + dispatch + est.ns
         end = max(end, t)
         heapq.heappush(free, t)
-    floor = dispatch + max(hbm / chip.hbm_bandwidth_bytes_per_ns, l2 / chip.l2_bandwidth_bytes_per_ns)
+    floor = dispatch + max(hbm / sustained_hbm_bytes_per_ns(chip), l2 / l2_read_bytes_per_ns(chip))
     return chip.kernel_launch_ns + max(end, floor)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
+from .bandwidth import l2_write_cost_factor
 from .cost import AIV_PIPES, stage_cost
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -82,16 +83,19 @@ class KernelStats:
     """What the blocks of one kernel did, summed: busy ns per pipe (SCALAR = the
     scalar overhead inside stages) and the fixed part of it (per-issue and per-tile
     costs, the rest being throughput time), GM bytes served by HBM and by L2 hits (burst
-    rounded), useful GM bytes moved, core ns per core type (block start to end,
-    dispatch excluded) and the number of blocks run per core type."""
+    rounded; L2 hits include keyed writes absorbed by the write-back L2), dirty bytes
+    written back to HBM on eviction (part of the HBM bytes), useful GM bytes moved,
+    core ns per core type (block start to end, dispatch excluded) and the number of
+    blocks run per core type."""
 
-    __slots__ = ("busy", "fixed", "hbm_bytes", "l2_hit_bytes", "gm_bytes", "core_ns", "blocks")
+    __slots__ = ("busy", "fixed", "hbm_bytes", "l2_hit_bytes", "writeback_bytes", "gm_bytes", "core_ns", "blocks")
 
     def __init__(self) -> None:
         self.busy: dict[Pipe, float] = {}
         self.fixed: dict[Pipe, float] = {}
         self.hbm_bytes = 0
         self.l2_hit_bytes = 0
+        self.writeback_bytes = 0
         self.gm_bytes = 0
         self.core_ns: dict[str, float] = {}
         self.blocks: dict[str, int] = {}
@@ -126,6 +130,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     hbm = dev.hbm
     l2 = dev.l2
     cache = dev.l2_cache
+    wfac = l2_write_cost_factor(dev.chip)
     rec = dev.recorder
     recording = rec.enabled
     if recording:
@@ -144,6 +149,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     scalar_busy = 0.0
     hbm_total = 0
     l2_total = 0
+    wb_total = 0
     gm_total = 0
     remaining = n * S
     # per stage: (s, its end times, the previous stage's, the next stage's or None)
@@ -184,16 +190,26 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
             if keyed:
                 j = cnt - gleft[s]
                 hit = 0
-                for key, b in keyed:
-                    if write:
-                        cache.write((scope, key, j), b)
-                        miss += b
-                    elif cache.read((scope, key, j), b):
-                        hit += b
-                    else:
-                        miss += b
+                if write:   # write-back: into L2 (at the write rate) unless larger than L2
+                    for key, b in keyed:
+                        if cache.write((scope, key, j), b):
+                            hit += b
+                        else:
+                            miss += b
+                    booked = hit * wfac
+                else:
+                    for key, b in keyed:
+                        if cache.read((scope, key, j), b):
+                            hit += b
+                        else:
+                            miss += b
+                    booked = hit
+                if cache.pending_writeback:   # dirty ranges this stage evicted go to HBM now
+                    wb = cache.take_writeback()
+                    miss += wb
+                    wb_total += wb
                 if hit:
-                    t = l2.reserve(best_t, hit)
+                    t = l2.reserve(best_t, booked)
                     if t > fin:
                         fin = t
                     l2_total += hit
@@ -236,6 +252,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
         fixed_all[Pipe.SCALAR] = fixed_all.get(Pipe.SCALAR, 0.0) + scalar_busy
     stats.hbm_bytes += hbm_total
     stats.l2_hit_bytes += l2_total
+    stats.writeback_bytes += wb_total
     stats.gm_bytes += gm_total
     units = (("AIC", 1), ("AIV", split)) if fused else ((unit, 1),)
     for u, k in units:

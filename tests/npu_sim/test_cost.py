@@ -119,7 +119,9 @@ def test_mte1_and_fixpipe_rates():
 # ---- outside the pipeline -------------------------------------------------------------------
 def test_copies_and_launch():
     assert memcpy_ns(C, 1 << 20, "H2D") == pytest.approx(C.host_link_latency_ns + (1 << 20) / 25.0)
-    assert memcpy_ns(C, 1 << 20, "D2D") == pytest.approx(C.dma_latency_ns + 2 * (1 << 20) / 1600.0)
+    # D2D runs at the sustained HBM rate: the peak capped by ddr_rate x AI Cores x clock
+    sustained = min(C.hbm_bandwidth_bytes_per_ns, C.ddr_bytes_per_cycle * C.aic_count * C.clock_hz / 1e9)
+    assert memcpy_ns(C, 1 << 20, "D2D") == pytest.approx(C.dma_latency_ns + 2 * (1 << 20) / sustained)
     assert kernel_overhead_ns(C) == C.kernel_launch_ns + C.block_dispatch_ns
     with pytest.raises(ValueError, match="H2D, D2H or D2D"):
         memcpy_ns(C, 1, "H2H")

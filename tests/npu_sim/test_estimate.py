@@ -172,14 +172,14 @@ def _cube_kernel(blocks, per_block):
 @pytest.mark.parametrize("per_block", [1, 3])
 def test_kernel_estimate_of_multi_block_cube_kernels(chip, blocks, per_block):
     """Waves of blocks sharing A/B panels through L2. Exact on 910B2 while the blocks
-    running at once do not saturate the HBM (6 x 230 GB/s of MTE2 < 1.6 TB/s); else
-    the simulator is slower by what the transfers queue at the HBM: measured up to
-    1.8% on 910B2 and 9.1% on the tiny chip for these kernels."""
+    running at once do not saturate the HBM (6 x 230 GB/s of MTE2 < the 1382 GB/s
+    sustained rate); else the simulator is slower by what the transfers queue at the
+    HBM: measured up to 2.2% on 910B2 and 9.1% on the tiny chip for these kernels."""
     spec = _cube_kernel(blocks, per_block)
     est, sim = estimate_kernel_ns(chip, spec), simulate(chip, spec)
     if chip is B2 and blocks <= 6:
         assert est == pytest.approx(sim, rel=1e-12)
-    assert est * (1 - 1e-12) <= sim <= est * (1.02 if chip is B2 else 1.10)
+    assert est * (1 - 1e-12) <= sim <= est * (1.03 if chip is B2 else 1.10)
 
 
 @pytest.mark.parametrize("blocks", [8, 24, 48, 96])

@@ -116,9 +116,10 @@ def test_capacity_thrash_versus_fit():
 
 
 def test_keyed_write_then_read_hits():
-    """A keyed MTE3 write allocates in L2 (and goes through to HBM); a later keyed read
-    of the same key in the same launch hits. With buffer_num=1, tile 2's copy-in waits
-    for tile 1's compute, which waited for tile 0's copy-out: the write comes first."""
+    """A keyed MTE3 write goes into the write-back L2 (nothing to HBM while it stays); a
+    later keyed read of the same key in the same launch hits. With buffer_num=1, tile
+    2's copy-in waits for tile 1's compute, which waited for tile 0's copy-out: the
+    write comes first."""
     n = 4096
     vec = Stage(Pipe.VECTOR, vector_bytes=256)
     w = Stage(Pipe.MTE3, nbytes=n, gm_ranges=(GmRange(n, 0, "ws"),))
@@ -127,10 +128,23 @@ def test_keyed_write_then_read_hits():
     prog = BlockProgram((TileSpec((small_in, vec, w)), TileSpec((small_in, vec, small_out)),
                          TileSpec((r, vec, small_out))))
     _, rec = _run(FAST_ENGINE, [prog], buffer_num=1)
-    assert rec["l2_hit_bytes"] == n
-    assert rec["hbm_bytes"] == n + 2 * 64 + 2 * 64     # the write goes through; small copies are unkeyed
+    assert rec["l2_hit_bytes"] == 2 * n                # the write absorbed, the read hit
+    assert rec["hbm_bytes"] == 2 * 64 + 2 * 64         # only the unkeyed small copies
+    assert rec["l2_hit_rate"] == 2 * n / (2 * n + 4 * 64) and rec["l2_writeback_bytes"] == 0
     # read before write (tile 0 reads, tile 2 writes): a miss
     prog2 = BlockProgram((TileSpec((r, vec, small_out)), TileSpec((small_in, vec, small_out)),
                           TileSpec((small_in, vec, w))))
     _, rec2 = _run(FAST_ENGINE, [prog2], buffer_num=1)
-    assert rec2["l2_hit_bytes"] == 0
+    assert rec2["l2_hit_bytes"] == n                   # only the write; the earlier read missed
+
+
+def test_write_back_dirty_eviction_and_oversized_write():
+    """A dirty range is written back when evicted (take_writeback hands its bytes over
+    once); a clean one is not; a write larger than the L2 is not cached."""
+    c = L2Cache(100)
+    assert c.write("a", 60) and "a" in c
+    assert not c.read("b", 60)              # evicts dirty a
+    assert c.take_writeback() == 60 and c.take_writeback() == 0
+    assert not c.read("c", 60)              # evicts clean b: no write-back
+    assert c.take_writeback() == 0 and c.writeback_bytes == 60
+    assert not c.write("huge", 101) and "huge" not in c
