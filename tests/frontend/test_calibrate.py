@@ -93,14 +93,17 @@ GOOD = ["add", "Add", "AI_VECTOR_CORE", "12.5", "8", "64;64", "FLOAT;FLOAT", "ND
 def test_bad_files_are_one_line_naming_the_row(tmp_path, capsys, header, row, expect):
     path = _csv(tmp_path / "bad.csv", list(header), row)
     assert main(["calibrate", path, "--chip", "tiny"]) == 2
-    out = capsys.readouterr().out.strip()
+    cap = capsys.readouterr()
+    out = (cap.err + cap.out).strip()      # npu-sim prints errors on stderr
     assert expect in out and "Traceback" not in out
     assert len(out.splitlines()) <= 2   # one message (rich may wrap a long path once)
 
 
 def test_missing_file_and_bad_chip(tmp_path, capsys):
     assert main(["calibrate", str(tmp_path / "none.csv"), "--chip", "tiny"]) == 2
-    assert "none.csv" in capsys.readouterr().out
+    cap = capsys.readouterr()
+    assert "none.csv" in cap.err + cap.out
     path = _csv(tmp_path / "ok.csv", list(REQUIRED), GOOD)
     assert main(["calibrate", path, "--chip", "nochip"]) == 2
-    assert "nochip" in capsys.readouterr().out
+    cap = capsys.readouterr()
+    assert "nochip" in cap.err + cap.out
