@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from npu_sim import ChipConfig
+from npu_sim.hardware.bandwidth import l2_read_bytes_per_ns, sustained_hbm_bytes_per_ns
 from npu_sim.hardware.cost import estimate_tiles_ns, idle_stage_ns
 from npu_sim.program import GmRange, Pipe, Stage
 
@@ -161,6 +162,8 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     item = in_itemsize
     m_al, n_al, k_al = align_up(max(m, 1), frac), align_up(max(n, 1), frac), align_up(max(k, 1), k_frac)
     cores = chip.aic_count
+    # the rates the simulator's shared L2 and HBM servers run at (npu_sim.hardware.bandwidth)
+    l2_bw, hbm_bw = l2_read_bytes_per_ns(chip), sustained_hbm_bytes_per_ns(chip)
     cands = []
     unique = (m * k / a_gm_reuse + k * n) * item * batch
     for bm, bn, bk, kl1, l0c_buf in _cube_candidates(chip, m_al, n_al, k_al, item, k_frac, buffer_num):
@@ -174,7 +177,7 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
         traffic = tiles * kc * mte2.nbytes
         # re-reads come from L2 when the operands fit in it, else from HBM
         hbm = unique if unique <= chip.l2_bytes // 2 else traffic
-        est = max(core, traffic / chip.l2_bandwidth_bytes_per_ns, hbm / chip.hbm_bandwidth_bytes_per_ns)
+        est = max(core, traffic / l2_bw, hbm / hbm_bw)
         cands.append((est, (rounds, -min(tiles, cores), tiles * kc, -bm * bn), (bm, bn, bk, kl1, l0c_buf)))
     best = None
     if cands:
