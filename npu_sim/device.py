@@ -7,6 +7,10 @@ as on hardware. A task never starts before the host time at which it was enqueue
 Stream tasks (msprof's names): AI_CORE / AI_VECTOR_CORE kernels, MEMCPY,
 EVENT_RECORD, STREAM_WAIT_EVENT. Each stream runs its tasks in order; streams run
 concurrently and share cores, HBM and the host link.
+
+(Over 300 lines on purpose: the task submission, the block dispatch and the
+per-kernel records are one SimPy process family sharing the device's state; the cost
+formulas and the pipes live in npu_sim/hardware/.)
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What a trace says about the device: ops, engines, copy/compute overlap.
 
-(About 330 lines: every per-device analysis ``npu-trace summary`` shows, kept in
+(Over 300 lines on purpose, about 330: every per-device analysis ``npu-trace summary`` shows, kept in
 one module until traces/ grows an analysis/ package.)
 
 Each function takes any trace source (:func:`traces.load.as_trace_data`: a file

@@ -1,7 +1,10 @@
 """``npu-trace summary | view | diff | export`` (issue 14) on traces from ``npu-sim run``
 (tiny and default chips), a two-stream ACL run, a timing-only run, and hand-written
 Chrome traces. Per-op totals are checked against sums computed here, straight
-from the raw events."""
+from the raw events.
+
+(Over 300 lines on purpose: the four commands share the traces and the raw-event
+sums these tests compare against.)"""
 from __future__ import annotations
 
 import csv
