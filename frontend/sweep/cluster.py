@@ -13,7 +13,8 @@ from typing import Any, Callable
 from .point import run_point
 
 
-def run_on_cluster(cluster: str | Any, todo: list[dict], timing_only: bool, done: Callable[[dict, dict], None]) -> None:
+def run_on_cluster(cluster: str | Any, todo: list[dict], timing_only: bool, done: Callable[[dict, dict], None],
+                   mode: str = "graph") -> None:
     """Submit every task of ``todo`` to ``cluster`` (a scheduler address such as
     ``"tcp://127.0.0.1:8786"`` or a ``distributed.Client``) and call ``done(task, result)``
     as each finishes. Raises ImportError naming the extra when distributed is missing,
@@ -28,7 +29,7 @@ def run_on_cluster(cluster: str | Any, todo: list[dict], timing_only: bool, done
     try:
         futures = {}
         for t in todo:
-            f = client.submit(run_point, t["chip"], t["workload"], timing_only, key=f"npu-sim-point-{t['key']}",
+            f = client.submit(run_point, t["chip"], t["workload"], timing_only, mode, key=f"npu-sim-point-{t['key']}",
                               pure=True)
             futures[f] = t
         for f in as_completed(list(futures)):

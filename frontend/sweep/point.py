@@ -32,7 +32,7 @@ def _np_dtype(name: str):
     return np.dtype(name)
 
 
-def _run_model(chip: ChipConfig, wl: dict, timing_only: bool):
+def _run_model(chip: ChipConfig, wl: dict, timing_only: bool, mode: str = "graph"):
     from acl_runtime import acl
 
     from .. import profiling
@@ -44,7 +44,7 @@ def _run_model(chip: ChipConfig, wl: dict, timing_only: bool):
     check(acl.init(chip=chip, timing_only=timing_only), "acl.init")
     try:
         check(acl.rt.set_device(0), "acl.rt.set_device")
-        runner = ModelRunner(graph)
+        runner = ModelRunner(graph, mode=mode)
         runner.prepare()
         rng = np.random.default_rng(0)
         feeds = {n: (rng.standard_normal(s).astype(d) if np.dtype(d).kind == "f" else np.zeros(s, d))
@@ -100,19 +100,21 @@ def _run_op(chip: ChipConfig, wl: dict, timing_only: bool):
         return latency, ops, profiling.peak_memory_bytes(), 1
 
 
-def run_point(chip_dump: dict, workload: dict, timing_only: bool = True) -> dict:
+def run_point(chip_dump: dict, workload: dict, timing_only: bool = True, mode: str = "graph") -> dict:
     """Simulate ``workload`` (an Experiment workload as a dict) on the chip
     ``chip_dump`` (``ChipConfig.model_dump(mode="json")``). Returns the metrics
     (:data:`frontend.sweep.experiment.METRICS`) plus ``ops``: per op its name, device
     ns, bound class (of its longest kernel), tiling of its first kernel and energy
-    (uJ). Raises whatever the frontend raises for a bad model or a failed launch."""
+    (uJ). ``mode``: "graph" (the graph-mode passes, :mod:`frontend.passes`) or
+    "eager" for ONNX models; op and transformer workloads are the same in both. Raises
+    whatever the frontend raises for a bad model or a failed launch."""
     from pydantic import TypeAdapter
 
     from .experiment import Workload
     chip = ChipConfig.model_validate(chip_dump)
     workload = TypeAdapter(Workload).validate_python(workload).model_dump(mode="json")   # defaults filled in
     if "model" in workload:
-        latency, ops, peak, batch = _run_model(chip, workload, timing_only)
+        latency, ops, peak, batch = _run_model(chip, workload, timing_only, mode)
     elif "transformer" in workload:
         latency, ops, peak, batch = _run_layer(chip, workload, timing_only)
     else:

@@ -80,12 +80,12 @@ def run_sweep(experiment: Experiment | dict | str | Path, out: str | Path | None
             pass
         elif cluster is not None:
             from .cluster import run_on_cluster
-            run_on_cluster(cluster, todo, exp.timing_only, done)
+            run_on_cluster(cluster, todo, exp.timing_only, done, exp.mode)
         elif jobs <= 1:
             for t in todo:
-                done(t, run_point(t["chip"], t["workload"], exp.timing_only))
+                done(t, run_point(t["chip"], t["workload"], exp.timing_only, exp.mode))
         else:
-            _run_pool(todo, jobs, exp.timing_only, done)
+            _run_pool(todo, jobs, exp.timing_only, done, exp.mode)
     ran = {x["index"] for x in todo}
     rows = [_row(t, results[t["index"]], t["index"] not in ran) for t in tasks]
     meta = {"experiment": exp.model_dump(mode="json"), "version": simulator_version(), "tasks": len(tasks),
@@ -95,10 +95,10 @@ def run_sweep(experiment: Experiment | dict | str | Path, out: str | Path | None
     return table(rows)
 
 
-def _run_pool(todo: list[dict], jobs: int, timing_only: bool, done) -> None:
+def _run_pool(todo: list[dict], jobs: int, timing_only: bool, done, mode: str = "graph") -> None:
     import multiprocessing as mp
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint)
-    futures = {pool.submit(run_point, t["chip"], t["workload"], timing_only): t for t in todo}
+    futures = {pool.submit(run_point, t["chip"], t["workload"], timing_only, mode): t for t in todo}
     handled = set()
     try:
         pending = set(futures)

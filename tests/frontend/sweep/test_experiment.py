@@ -92,8 +92,10 @@ def test_unknown_metric():
     _fails(r"metrics: unknown metric\(s\) 'latency'", metrics=["latency"])
 
 
-def test_graph_mode_not_available():
-    _fails(r"mode: mode 'graph' needs graph capture", mode="graph")
+def test_graph_mode_is_the_default_for_models():
+    from frontend.sweep.experiment import Experiment
+    exp = Experiment.model_validate({"chip": "tiny", "workloads": [{"op": "softmax", "shapes": [[8, 8]]}]})
+    assert exp.mode == "graph"
 
 
 def test_bad_mode():
