@@ -56,3 +56,15 @@ from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
 from .matmul.matmul import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize
 from .base.cache import clear_executor_cache, executor_cache_stats, no_executor_cache, set_executor_cache
 from .base.pool import executor_pool_stats
+from .transform.pad import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.split import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.repeat import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.depth_to_space import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.triangular import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.arange import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.one_hot import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.cumsum import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.gather import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.scatter import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.topk import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.arg_max import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)

@@ -1,0 +1,268 @@
+"""Lowering of the padding, shape and index ops onto the ``opsnn/transform`` family.
+
+=================  ====================================================================
+ONNX op            aclnn prepare (phase 1 runs here, once)
+=================  ====================================================================
+Pad                aclnnConstantPadNd (constant); aclnnReflectionPad1d/2d/3d (reflect),
+                   aclnnReplicationPad1d/2d/3d (edge), aclnnCircularPad2d/3d (wrap) on
+                   the trailing padded axes; pads, constant_value, axes constant
+Split              aclnnSplitWithSize (sizes from the ``split`` input / attribute, or
+                   ``num_outputs``, or equal parts)
+Tile               aclnnRepeat (repeats constant)
+DepthToSpace       aclnnDepthToSpace (DCR / CRD); SpaceToDepth: aclnnSpaceToDepth
+Trilu              aclnnTriu / aclnnTril (k constant)
+Range              aclnnArange (start, limit, delta constant)
+OneHot             aclnnOneHot (depth constant; float indices cast to INT64 first; on /
+                   off are views of ``values``)
+CumSum             aclnnCumsumV2 (axis constant; exclusive, reverse)
+GatherElements     aclnnGather; GatherND: aclnnGatherNd (batch_dims 0)
+ScatterElements    aclnnScatter (reduction none/add/mul/max/min); ScatterND:
+                   aclnnScatterNd (reduction none)
+TopK               aclnnTopk (K constant)
+ArgMax / ArgMin    aclnnArgMax / aclnnArgMin (select_last_index 0)
+=================  ====================================================================
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import opsnn
+
+from ..graph import Node
+from .attrs import attr_int, attr_ints, axis_index, bad
+from .registry import register
+from .tensors import DTensor, cast_to, const, prepare, scalar, strided_view
+
+_MODE_OP = {"reflect": "ReflectionPad", "edge": "ReplicationPad", "wrap": "CircularPad"}
+
+
+def _const_ints(ctx, node: Node, i: int, what: str):
+    """The constant input ``i`` as a list of ints; None when omitted."""
+    name = node.inputs[i] if len(node.inputs) > i else ""
+    if not name:
+        return None
+    v = const(ctx, name)
+    if v is None:
+        raise bad(node, f"runtime {what} is not supported (it must be constant)")
+    return [int(a) for a in np.asarray(v).reshape(-1)]
+
+
+def _attr_str(node: Node, name: str, default: str) -> str:
+    v = node.attrs.get(name, default)
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+@register("Pad", opset=True)
+def lower_pad(ctx, node: Node, ins, opset: int = 18):
+    x = ins[0]
+    rank = len(x.shape)
+    mode = _attr_str(node, "mode", "constant")
+    if opset < 11:
+        pads, value = attr_ints(node, "pads"), float(node.attrs.get("value", 0.0))
+        axes = list(range(rank))
+    else:
+        pads = _const_ints(ctx, node, 1, "pads")
+        cv = node.inputs[2] if len(node.inputs) > 2 else ""
+        value = 0
+        if cv:
+            c = const(ctx, cv)
+            if c is None:
+                raise bad(node, "runtime constant_value is not supported (it must be constant)")
+            value = np.asarray(c).reshape(-1)[0].item() if np.asarray(c).size else 0
+        axes = _const_ints(ctx, node, 3, "axes")
+        axes = list(range(rank)) if axes is None else [axis_index(node, a, rank, "axes value") for a in axes]
+    if pads is None or len(pads) != 2 * len(axes):
+        raise bad(node, f"pads {pads} must hold 2 entries per padded axis ({len(axes)})")
+    per = [(0, 0)] * rank
+    for a, b, e in zip(axes, pads[:len(axes)], pads[len(axes):]):
+        per[a] = (b, e)
+    shape = tuple(d + b + e for d, (b, e) in zip(x.shape, per))
+    out = ctx.alloc(node.outputs[0], shape, x.dtype)
+    if mode == "constant":
+        cann = [v for b, e in reversed(per) for v in (b, e)]
+        return [out], [prepare(node, "aclnnConstantPadNd", x.tensor, opsnn.aclCreateIntArray(cann),
+                               scalar(node, value, x.dtype), out.tensor)]
+    if mode not in _MODE_OP:
+        raise bad(node, f"mode {mode!r} is not one of constant, reflect, edge, wrap")
+    padded = [a for a in range(rank) if per[a] != (0, 0)]
+    nd = max(rank - padded[0], 1) if padded else 1
+    if mode == "wrap":
+        nd = max(nd, 2)
+    if nd > 3 or nd > rank:
+        raise bad(node, f"{mode} padding of {nd} trailing axes of a {rank}-D input is not supported")
+    cann = [v for b, e in reversed(per[rank - nd:]) for v in (b, e)]
+    return [out], [prepare(node, f"aclnn{_MODE_OP[mode]}{nd}d", x.tensor, opsnn.aclCreateIntArray(cann),
+                           out.tensor)]
+
+
+@register("Split", opset=True)
+def lower_split(ctx, node: Node, ins, opset: int = 18):
+    x = ins[0]
+    rank = len(x.shape)
+    axis = axis_index(node, attr_int(node, "axis", 0), rank)
+    n = x.shape[axis]
+    k = len(node.outputs)
+    sizes = attr_ints(node, "split", None) if opset < 13 else _const_ints(ctx, node, 1, "split")
+    if sizes is None:
+        parts = attr_int(node, "num_outputs", k)
+        step = -(-n // parts)
+        sizes = [min(step, n - i * step) for i in range(parts)]
+    if len(sizes) != k or sum(sizes) != n or min(sizes) < 0:
+        raise bad(node, f"split sizes {sizes} do not cut {n} into {k} outputs")
+    outs = [ctx.alloc(name, x.shape[:axis] + (s,) + x.shape[axis + 1:], x.dtype)
+            for name, s in zip(node.outputs, sizes)]
+    tl = opsnn.aclCreateTensorList([o.tensor for o in outs])
+    return outs, [prepare(node, "aclnnSplitWithSize", x.tensor, opsnn.aclCreateIntArray(sizes), axis, tl)]
+
+
+@register("Tile")
+def lower_tile(ctx, node: Node, ins):
+    x = ins[0]
+    reps = _const_ints(ctx, node, 1, "repeats")
+    if reps is None or len(reps) != len(x.shape):
+        raise bad(node, f"repeats {reps} must have one entry per axis ({len(x.shape)})")
+    out = ctx.alloc(node.outputs[0], tuple(d * r for d, r in zip(x.shape, reps)), x.dtype)
+    return [out], [prepare(node, "aclnnRepeat", x.tensor, opsnn.aclCreateIntArray(reps), out.tensor)]
+
+
+@register("DepthToSpace", "SpaceToDepth")
+def lower_depth_space(ctx, node: Node, ins):
+    x = ins[0]
+    if len(x.shape) != 4:
+        raise bad(node, f"input must be 4-D NCHW, got {list(x.shape)}")
+    b = attr_int(node, "blocksize")
+    n, c, h, w = x.shape
+    if node.op_type == "DepthToSpace":
+        out = ctx.alloc(node.outputs[0], (n, c // (b * b), h * b, w * b), x.dtype)
+        return [out], [prepare(node, "aclnnDepthToSpace", x.tensor, b, _attr_str(node, "mode", "DCR"), out.tensor)]
+    if _attr_str(node, "mode", "DCR") != "DCR":
+        raise bad(node, "SpaceToDepth mode CRD is not supported (aclnnSpaceToDepth is DCR)")
+    out = ctx.alloc(node.outputs[0], (n, c * b * b, h // b, w // b), x.dtype)
+    return [out], [prepare(node, "aclnnSpaceToDepth", x.tensor, b, out.tensor)]
+
+
+@register("Trilu")
+def lower_trilu(ctx, node: Node, ins):
+    x = ins[0]
+    k = _const_ints(ctx, node, 1, "k")
+    out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
+    op = "aclnnTriu" if attr_int(node, "upper", 1) else "aclnnTril"
+    return [out], [prepare(node, op, x.tensor, k[0] if k else 0, out.tensor)]
+
+
+@register("Range")
+def lower_range(ctx, node: Node, ins):
+    vals = []
+    for i in range(3):
+        v = const(ctx, node.inputs[i])
+        if v is None:
+            raise bad(node, "runtime start/limit/delta are not supported (they must be constant)")
+        vals.append(np.asarray(v).reshape(-1)[0])
+    dt = ins[0].dtype
+    start, limit, delta = vals
+    n = max(int(np.ceil((float(limit) - float(start)) / float(delta))), 0)
+    out = ctx.alloc(node.outputs[0], (n,), dt)
+    return [out], [prepare(node, "aclnnArange", *(scalar(node, v, dt) for v in vals), out.tensor)]
+
+
+@register("OneHot")
+def lower_one_hot(ctx, node: Node, ins):
+    idx, _, values = ins
+    depth = const(ctx, node.inputs[1])
+    if depth is None:
+        raise bad(node, "runtime depth is not supported (it must be constant)")
+    depth = int(np.asarray(depth).reshape(-1)[0])
+    calls = []
+    if np.dtype(idx.dtype) not in (np.dtype(np.int32), np.dtype(np.int64)):
+        idx, c = cast_to(ctx, node, idx, np.int64, node.outputs[0] + "__idx")
+        calls.append(c)
+    rank = len(idx.shape)
+    axis = attr_int(node, "axis", -1)
+    if not -rank - 1 <= axis <= rank:
+        raise bad(node, f"axis {axis} is out of range for a {rank + 1}-D output")
+    a = axis % (rank + 1)
+    off = strided_view(values, node.outputs[0] + "__off", (1,), (1,), 0)
+    on = strided_view(values, node.outputs[0] + "__on", (1,), (1,), 1)
+    shape = idx.shape[:a] + (depth,) + idx.shape[a:]
+    out = ctx.alloc(node.outputs[0], shape, values.dtype)
+    calls.append(prepare(node, "aclnnOneHot", idx.tensor, depth, on.tensor, off.tensor, a, out.tensor))
+    return [out], calls
+
+
+@register("CumSum")
+def lower_cumsum(ctx, node: Node, ins):
+    x = ins[0]
+    ax = _const_ints(ctx, node, 1, "axis")
+    axis = axis_index(node, ax[0], len(x.shape))
+    out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
+    return [out], [prepare(node, "aclnnCumsumV2", x.tensor, axis, bool(attr_int(node, "exclusive", 0)),
+                           bool(attr_int(node, "reverse", 0)), out.tensor)]
+
+
+@register("GatherElements")
+def lower_gather_elements(ctx, node: Node, ins):
+    x, idx = ins
+    axis = axis_index(node, attr_int(node, "axis", 0), len(x.shape))
+    out = ctx.alloc(node.outputs[0], idx.shape, x.dtype)
+    return [out], [prepare(node, "aclnnGather", x.tensor, axis, idx.tensor, out.tensor)]
+
+
+@register("GatherND")
+def lower_gather_nd(ctx, node: Node, ins):
+    x, idx = ins
+    if attr_int(node, "batch_dims", 0):
+        raise bad(node, "batch_dims > 0 is not supported (aclnnGatherNd has none)")
+    k = idx.shape[-1]
+    out = ctx.alloc(node.outputs[0], tuple(idx.shape[:-1]) + tuple(x.shape[k:]), x.dtype)
+    return [out], [prepare(node, "aclnnGatherNd", x.tensor, idx.tensor, True, out.tensor)]
+
+
+_REDUCE = {"none": 0, "add": 1, "mul": 2, "max": 3, "min": 4}
+
+
+@register("ScatterElements", "Scatter")
+def lower_scatter_elements(ctx, node: Node, ins):
+    x, idx, upd = ins
+    axis = axis_index(node, attr_int(node, "axis", 0), len(x.shape))
+    red = _attr_str(node, "reduction", "none")
+    if red not in _REDUCE:
+        raise bad(node, f"reduction {red!r} is not supported")
+    out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
+    return [out], [prepare(node, "aclnnScatter", x.tensor, axis, idx.tensor, upd.tensor, _REDUCE[red], out.tensor)]
+
+
+@register("ScatterND")
+def lower_scatter_nd(ctx, node: Node, ins):
+    x, idx, upd = ins
+    red = _attr_str(node, "reduction", "none")
+    if red != "none":
+        raise bad(node, f"reduction {red!r} is not supported (aclnnScatterNd replaces)")
+    out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
+    return [out], [prepare(node, "aclnnScatterNd", x.tensor, idx.tensor, upd.tensor, out.tensor)]
+
+
+@register("TopK", opset=True)
+def lower_topk(ctx, node: Node, ins, opset: int = 11):
+    x = ins[0]
+    k = attr_int(node, "k") if opset < 10 else _const_ints(ctx, node, 1, "K")[0]
+    axis = axis_index(node, attr_int(node, "axis", -1), len(x.shape))
+    shape = x.shape[:axis] + (k,) + x.shape[axis + 1:]
+    vals = ctx.alloc(node.outputs[0], shape, x.dtype)
+    idx = ctx.alloc(node.outputs[1] if len(node.outputs) > 1 else node.outputs[0] + "__idx", shape, np.int64)
+    return [vals, idx], [prepare(node, "aclnnTopk", x.tensor, k, axis, bool(attr_int(node, "largest", 1)),
+                                 bool(attr_int(node, "sorted", 1)), vals.tensor, idx.tensor)]
+
+
+@register("ArgMax", "ArgMin")
+def lower_arg(ctx, node: Node, ins):
+    x = ins[0]
+    if attr_int(node, "select_last_index", 0):
+        raise bad(node, "select_last_index = 1 is not supported (aclnnArgMax/ArgMin return the first index)")
+    axis = axis_index(node, attr_int(node, "axis", 0), len(x.shape))
+    keep = bool(attr_int(node, "keepdims", 1))
+    shape = x.shape[:axis] + ((1,) if keep else ()) + x.shape[axis + 1:]
+    out = ctx.alloc(node.outputs[0], shape, np.int64)
+    return [out], [prepare(node, f"aclnn{node.op_type}", x.tensor, axis, keep, out.tensor)]
+
+
+__all__ = ["DTensor"]
