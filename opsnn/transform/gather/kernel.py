@@ -23,7 +23,9 @@ def gather_fn(axis: int):
     """out[i][j][k] = self[index[i][j][k]][j][k] (axis 0; likewise for the others)."""
     def fn(x, index):
         idx = _checked("Gather", index, x.shape[axis], True)
-        return [np.take_along_axis(x, idx, axis=axis) if idx.size else np.zeros(idx.shape, x.dtype)]
+        # index may be shorter than self outside ``axis``: only that corner is read
+        sub = x[tuple(slice(None) if a == axis else slice(0, d) for a, d in enumerate(idx.shape))]
+        return [np.take_along_axis(sub, idx, axis=axis) if idx.size else np.zeros(idx.shape, x.dtype)]
     return fn
 
 
