@@ -31,7 +31,7 @@ import opsnn
 from ..graph import Node
 from .attrs import attr_int, attr_ints, axis_index, bad
 from .registry import register
-from .tensors import DTensor, cast_to, const, prepare, scalar, strided_view
+from .tensors import cast_to, const, prepare, scalar, strided_view
 
 _MODE_OP = {"reflect": "ReflectionPad", "edge": "ReplicationPad", "wrap": "CircularPad"}
 
@@ -264,5 +264,3 @@ def lower_arg(ctx, node: Node, ins):
     out = ctx.alloc(node.outputs[0], shape, np.int64)
     return [out], [prepare(node, f"aclnn{node.op_type}", x.tensor, axis, keep, out.tensor)]
 
-
-__all__ = ["DTensor"]

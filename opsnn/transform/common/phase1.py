@@ -47,6 +47,18 @@ def check_out(op: str, name: str, out, shape, dtype) -> None:
         raise invalid(op, f"{name} shape {list(out.view_shape)} does not match expected {list(shape)}")
 
 
+def nd_indices(op: str, shape, ishape, name: str = "indices") -> tuple[int, int]:
+    """GatherNd / ScatterNd index tuples: ``(k, slice_elems)`` with k = ishape[-1] in
+    [1, rank] (161002 otherwise) and slice_elems the elements of ``shape[k:]``."""
+    if not ishape or not 1 <= ishape[-1] <= len(shape):
+        raise invalid(op, f"{name} shape {list(ishape)}: the last axis must be in [1, {len(shape)}]")
+    k = int(ishape[-1])
+    n = 1
+    for d in shape[k:]:
+        n *= int(d)
+    return k, n
+
+
 def build_executor(chip, op: str, name: str, inputs: list, outputs: list, res, fn, args: dict,
                    info: dict | None = None) -> aclOpExecutor:
     """The executor of a transform op: ``res`` (a TilingResult of ``move_tiling``)

@@ -12,8 +12,9 @@ CUMSUM = OpDef(
     doc="running sum of ``self`` along ``dim`` as ``dtype``",
 )
 CUMSUM_V2 = OpDef(
-    "CumsumV2", (Param("self", INPUT), Param("dim", ATTRIBUTE, ATTR), Param("exclusive", ATTRIBUTE, ATTR, default=False),
-                 Param("reverse", ATTRIBUTE, ATTR, default=False), Param("out", OUTPUT)),
+    "CumsumV2", (Param("self", INPUT), Param("dim", ATTRIBUTE, ATTR),
+                 Param("exclusive", ATTRIBUTE, ATTR, default=False), Param("reverse", ATTRIBUTE, ATTR, default=False),
+                 Param("out", OUTPUT)),
     infer=infer_cumsum_v2, get_workspace_size=aclnnCumsumV2GetWorkspaceSize, launch=aclnnCumsumV2,
     doc="running sum of ``self`` along ``dim`` (exclusive / reverse)",
 )

@@ -25,7 +25,7 @@ from __future__ import annotations
 from ...base.checks import check_dtype, check_not_null, check_tensor_type, invalid
 from ...base.dtypes import aclDataType as T
 from ...base.op import execute, prepare
-from ..common.phase1 import build_executor, check_out, norm_dim
+from ..common.phase1 import build_executor, check_out, nd_indices, norm_dim
 from .infershape import gather_nd_shape
 from .kernel import gather_fn, gather_nd_fn
 from .tiling import gather_nd_tiling, gather_tiling
@@ -60,14 +60,8 @@ def _gather_nd(chip, self, indices, negative, out):
     shape, ishape = tuple(self.view_shape), tuple(indices.view_shape)
     if not 1 <= len(shape) <= 8:
         raise invalid(op, f"self must be 1-D to 8-D, got shape {list(shape)}")
-    if not ishape or not 1 <= ishape[-1] <= len(shape):
-        raise invalid(op, f"indices shape {list(ishape)}: the last axis must be in [1, {len(shape)}]")
-    oshape = gather_nd_shape(shape, ishape)
-    check_out(op, "out", out, oshape, self.data_type)
-    k = ishape[-1]
-    slice_elems = 1
-    for d in shape[k:]:
-        slice_elems *= d
+    k, slice_elems = nd_indices(op, shape, ishape)
+    check_out(op, "out", out, gather_nd_shape(shape, ishape), self.data_type)
     res = (gather_nd_tiling(chip, indices.numel // k, slice_elems, k, self.itemsize, indices.itemsize)
            if out.numel else None)
     return build_executor(chip, op, "GatherNd", [self, indices], [out], res, gather_nd_fn(bool(negative)),

@@ -9,4 +9,21 @@ from .op_api import (aclnnCircularPad2d, aclnnCircularPad2dGetWorkspaceSize, acl
                      aclnnReplicationPad2dGetWorkspaceSize, aclnnReplicationPad3d,
                      aclnnReplicationPad3dGetWorkspaceSize)
 
-__all__ = [n for n in dir() if n.startswith("aclnn")]
+__all__ = ['aclnnCircularPad2d',
+           'aclnnCircularPad2dGetWorkspaceSize',
+           'aclnnCircularPad3d',
+           'aclnnCircularPad3dGetWorkspaceSize',
+           'aclnnConstantPadNd',
+           'aclnnConstantPadNdGetWorkspaceSize',
+           'aclnnReflectionPad1d',
+           'aclnnReflectionPad1dGetWorkspaceSize',
+           'aclnnReflectionPad2d',
+           'aclnnReflectionPad2dGetWorkspaceSize',
+           'aclnnReflectionPad3d',
+           'aclnnReflectionPad3dGetWorkspaceSize',
+           'aclnnReplicationPad1d',
+           'aclnnReplicationPad1dGetWorkspaceSize',
+           'aclnnReplicationPad2d',
+           'aclnnReplicationPad2dGetWorkspaceSize',
+           'aclnnReplicationPad3d',
+           'aclnnReplicationPad3dGetWorkspaceSize']

@@ -17,8 +17,8 @@ def _norm(op, idx, n):
     bad = (idx < -n) | (idx >= n)
     if bad.any():
         pos = tuple(int(p) for p in np.argwhere(bad)[0])
-        raise DeviceIndexError(f"{op}: index{list(pos)} = {int(idx[pos])} is out of range "
-                               f"[{-int(np.broadcast_to(n, idx.shape)[pos])}, {int(np.broadcast_to(n, idx.shape)[pos])})")
+        lim = int(np.broadcast_to(n, idx.shape)[pos])
+        raise DeviceIndexError(f"{op}: index{list(pos)} = {int(idx[pos])} is out of range [{-lim}, {lim})")
     return np.where(idx < 0, idx + n, idx)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from ...base.checks import check_dtype, check_not_null, check_tensor_type, invalid
 from ...base.dtypes import aclDataType as T
 from ...base.op import execute, prepare
-from ..common.phase1 import build_executor, check_out, int_arg, norm_dim
+from ..common.phase1 import build_executor, check_out, int_arg, nd_indices, norm_dim
 from .kernel import REDUCE, scatter_fn, scatter_nd_fn
 from .tiling import scatter_tiling
 
@@ -67,16 +67,11 @@ def _scatter_nd(chip, data, indices, updates, out):
     shape, ishape = tuple(data.view_shape), tuple(indices.view_shape)
     if not 1 <= len(shape) <= 8:
         raise invalid(op, f"data must be 1-D to 8-D, got shape {list(shape)}")
-    if not ishape or not 1 <= ishape[-1] <= len(shape):
-        raise invalid(op, f"indices shape {list(ishape)}: the last axis must be in [1, {len(shape)}]")
-    k = ishape[-1]
+    k, slice_elems = nd_indices(op, shape, ishape)
     ushape = ishape[:-1] + shape[k:]
     if tuple(updates.view_shape) != ushape:
         raise invalid(op, f"updates shape {list(updates.view_shape)} does not match expected {list(ushape)}")
     check_out(op, "out", out, shape, data.data_type)
-    slice_elems = 1
-    for d in shape[k:]:
-        slice_elems *= d
     res = (scatter_tiling(chip, "ScatterNd", data.numel, data.itemsize, indices.numel // k, slice_elems,
                           indices.nbytes, "none") if out.numel else None)
     return build_executor(chip, op, "ScatterNd", [data, indices, updates], [out], res, scatter_nd_fn(),

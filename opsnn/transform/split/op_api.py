@@ -55,19 +55,35 @@ def _build(chip, name, self, sizes_of, dim, out):
                           {"dim": axis, "sizes": sizes})
 
 
-def aclnnSplitTensorGetWorkspaceSize(self, splitSections, dim, out):  # noqa: N802,N803
-    """Phase 1 of pieces = self.split(splitSections, dim) (module doc). Returns
-    ``(workspace_size, executor, status)``: 161001 null, 161002 invalid."""
+def _prepare(name, self, sizes_arg, sizes_name, sizes_of, dim, out):
+    def build(chip):
+        check_not_null(f"aclnn{name}", self=self, **{sizes_name: sizes_arg}, dim=dim, out=out)
+        return _build(chip, name, self, sizes_of, dim, out)
+    return prepare(name, build)
+
+
+def _sections(splitSections):  # noqa: N803
     def sizes(op, extent):
         s = int_arg(op, "splitSections", splitSections)
         if s <= 0:
             raise invalid(op, f"splitSections {s} must be positive")
         return section_sizes(extent, s)
+    return sizes
 
-    def build(chip):
-        check_not_null("aclnnSplitTensor", self=self, splitSections=splitSections, dim=dim, out=out)
-        return _build(chip, "SplitTensor", self, sizes, dim, out)
-    return prepare("SplitTensor", build)
+
+def _explicit(splitSize):  # noqa: N803
+    def sizes(op, extent):
+        s = int_list(op, "splitSize", splitSize)
+        if not s or any(v < 0 for v in s) or sum(s) != extent:
+            raise invalid(op, f"splitSize {s} must be non-negative sizes summing to {extent}")
+        return s
+    return sizes
+
+
+def aclnnSplitTensorGetWorkspaceSize(self, splitSections, dim, out):  # noqa: N802,N803
+    """Phase 1 of pieces = self.split(splitSections, dim) (module doc). Returns
+    ``(workspace_size, executor, status)``: 161001 null, 161002 invalid."""
+    return _prepare("SplitTensor", self, splitSections, "splitSections", _sections(splitSections), dim, out)
 
 
 def aclnnSplitTensor(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
@@ -78,16 +94,7 @@ def aclnnSplitTensor(workspace, workspaceSize, executor, stream):  # noqa: N802,
 def aclnnSplitWithSizeGetWorkspaceSize(self, splitSize, dim, out):  # noqa: N802,N803
     """Phase 1 of pieces = self.split(splitSize, dim) with explicit sizes (module
     doc). Returns ``(workspace_size, executor, status)``: 161001 null, 161002 invalid."""
-    def sizes(op, extent):
-        s = int_list(op, "splitSize", splitSize)
-        if not s or any(v < 0 for v in s) or sum(s) != extent:
-            raise invalid(op, f"splitSize {s} must be non-negative sizes summing to {extent}")
-        return s
-
-    def build(chip):
-        check_not_null("aclnnSplitWithSize", self=self, splitSize=splitSize, dim=dim, out=out)
-        return _build(chip, "SplitWithSize", self, sizes, dim, out)
-    return prepare("SplitWithSize", build)
+    return _prepare("SplitWithSize", self, splitSize, "splitSize", _explicit(splitSize), dim, out)
 
 
 def aclnnSplitWithSize(workspace, workspaceSize, executor, stream):  # noqa: N802,N803

@@ -43,9 +43,7 @@ def _build(chip, self, k, dim, largest, sorted_, values, indices):
     kk = int_arg(OP, "k", k)
     if not 0 <= kk <= shape[axis]:
         raise invalid(OP, f"k {kk} out of range [0, {shape[axis]}] for dim {axis}")
-    oshape = topk_shape(shape, kk, axis) if self.view_shape else ((kk,) if False else ())
-    if self.view_shape:
-        oshape = topk_shape(shape, kk, axis)
+    oshape = topk_shape(shape, kk, axis) if self.view_shape else ()
     check_out(OP, "valuesOut", values, oshape, self.data_type)
     check_out(OP, "indicesOut", indices, oshape, T.ACL_INT64)
     rows = max(self.numel // max(shape[axis], 1), 1) if self.numel else 0

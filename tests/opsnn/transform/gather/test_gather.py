@@ -97,7 +97,8 @@ def test_scatter_reductions(npu, rng, reduce, name, dtype):
         idx = rng.integers(-4, 4, (3, 5)).astype(np.int64)
     (got,), ex = run(npu, "Scatter", x, 0, idx, src, reduce, Out(x.shape, dtype))
     ref = scatter_golden(x, 0, idx, src, name)
-    np.testing.assert_allclose(got.astype(np.float64), ref.astype(np.float64), rtol=1e-2 if dtype == np.float16 else 1e-6)
+    rtol = 1e-2 if dtype == np.float16 else 1e-6
+    np.testing.assert_allclose(got.astype(np.float64), ref.astype(np.float64), rtol=rtol)
     assert ex.info["reduce"] == name
 
 
