@@ -12,14 +12,16 @@ Tile               aclnnRepeat (repeats constant)
 DepthToSpace       aclnnDepthToSpace (DCR / CRD); SpaceToDepth: aclnnSpaceToDepth
 Trilu              aclnnTriu / aclnnTril (k constant)
 Range              aclnnArange (start, limit, delta constant)
-OneHot             aclnnOneHot (depth constant; float indices cast to INT64 first; on /
-                   off are views of ``values``)
+OneHot             aclnnOneHot (depth constant; float indices cast to INT64 first; negative
+                   ones mapped by aclnnAdds + aclnnClamp + aclnnEmbedding; on / off are
+                   views of ``values``)
 CumSum             aclnnCumsumV2 (axis constant; exclusive, reverse)
 GatherElements     aclnnGather; GatherND: aclnnGatherNd (batch_dims 0)
 ScatterElements    aclnnScatter (reduction none/add/mul/max/min); ScatterND:
                    aclnnScatterNd (reduction none)
 TopK               aclnnTopk (K constant)
-ArgMax / ArgMin    aclnnArgMax / aclnnArgMin (select_last_index 0)
+ArgMax / ArgMin    aclnnArgMax / aclnnArgMin (select_last_index 1: reversed by
+                   aclnnGather, index mapped back by aclnnEmbedding)
 =================  ====================================================================
 """
 from __future__ import annotations
@@ -31,7 +33,7 @@ import opsnn
 from ..graph import Node
 from .attrs import attr_int, attr_ints, axis_index, bad
 from .registry import register
-from .tensors import cast_to, const, prepare, scalar, strided_view
+from .tensors import alpha_one, cast_to, const, prepare, scalar, strided_view
 
 _MODE_OP = {"reflect": "ReflectionPad", "edge": "ReplicationPad", "wrap": "CircularPad"}
 
@@ -135,10 +137,8 @@ def lower_depth_space(ctx, node: Node, ins):
     if node.op_type == "DepthToSpace":
         out = ctx.alloc(node.outputs[0], (n, c // (b * b), h * b, w * b), x.dtype)
         return [out], [prepare(node, "aclnnDepthToSpace", x.tensor, b, _attr_str(node, "mode", "DCR"), out.tensor)]
-    if _attr_str(node, "mode", "DCR") != "DCR":
-        raise bad(node, "SpaceToDepth mode CRD is not supported (aclnnSpaceToDepth is DCR)")
     out = ctx.alloc(node.outputs[0], (n, c * b * b, h // b, w // b), x.dtype)
-    return [out], [prepare(node, "aclnnSpaceToDepth", x.tensor, b, out.tensor)]
+    return [out], [prepare(node, "aclnnSpaceToDepth", x.tensor, b, _attr_str(node, "mode", "DCR"), out.tensor)]
 
 
 @register("Trilu")
@@ -165,6 +165,27 @@ def lower_range(ctx, node: Node, ins):
     return [out], [prepare(node, "aclnnArange", *(scalar(node, v, dt) for v in vals), out.tensor)]
 
 
+def _onnx_one_hot_index(ctx, node: Node, idx, depth: int):
+    """ONNX counts an index in [-depth, 0) from the end; aclnnOneHot encodes any
+    index outside [0, depth) as all ``off``. Map i -> i + depth for those: t = i +
+    depth + 1 (aclnnAdds), clamped to [0, 2 * depth + 1] (aclnnClamp), looked up in a
+    constant [2 * depth + 2, 1] table (aclnnEmbedding) that gives the ONNX index, or
+    -1 (all off) for an index outside [-depth, depth)."""
+    base = node.outputs[0]
+    i64 = np.int64
+    shifted = ctx.alloc(base + "__shift", idx.shape, idx.dtype)
+    clamped = ctx.alloc(base + "__clamp", idx.shape, idx.dtype)
+    j = np.arange(2 * depth + 2) - 1 - depth
+    table = np.where((j >= -depth) & (j < depth), np.where(j < 0, j + depth, j), -1).astype(i64)
+    tab = ctx.upload(base + "__index_table", table.reshape(-1, 1))
+    emb = ctx.alloc(base + "__onnx_index", tuple(idx.shape) + (1,), i64)
+    calls = [prepare(node, "aclnnAdds", idx.tensor, scalar(node, depth + 1, i64), alpha_one(i64), shifted.tensor),
+             prepare(node, "aclnnClamp", shifted.tensor, scalar(node, 0, i64), scalar(node, 2 * depth + 1, i64),
+                     clamped.tensor),
+             prepare(node, "aclnnEmbedding", tab.tensor, clamped.tensor, emb.tensor)]
+    return ctx.view(emb, base + "__index", idx.shape), calls
+
+
 @register("OneHot")
 def lower_one_hot(ctx, node: Node, ins):
     idx, _, values = ins
@@ -173,9 +194,12 @@ def lower_one_hot(ctx, node: Node, ins):
         raise bad(node, "runtime depth is not supported (it must be constant)")
     depth = int(np.asarray(depth).reshape(-1)[0])
     calls = []
-    if np.dtype(idx.dtype) not in (np.dtype(np.int32), np.dtype(np.int64)):
+    if np.dtype(idx.dtype) not in (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.uint8)):
         idx, c = cast_to(ctx, node, idx, np.int64, node.outputs[0] + "__idx")
         calls.append(c)
+    if np.dtype(idx.dtype).kind == "i" and depth > 0 and idx.shape and int(np.prod(idx.shape)):
+        idx, c = _onnx_one_hot_index(ctx, node, idx, depth)
+        calls += c
     rank = len(idx.shape)
     axis = attr_int(node, "axis", -1)
     if not -rank - 1 <= axis <= rank:
@@ -255,12 +279,26 @@ def lower_topk(ctx, node: Node, ins, opset: int = 11):
 
 @register("ArgMax", "ArgMin")
 def lower_arg(ctx, node: Node, ins):
+    """aclnnArgMax / aclnnArgMin give the first index of the extreme. For
+    select_last_index = 1 the input is reversed along ``axis`` first (aclnnGather by a
+    constant reversed index) and the result mapped back, n - 1 - i, by an
+    aclnnEmbedding lookup in a constant [n, 1] table."""
     x = ins[0]
-    if attr_int(node, "select_last_index", 0):
-        raise bad(node, "select_last_index = 1 is not supported (aclnnArgMax/ArgMin return the first index)")
     axis = axis_index(node, attr_int(node, "axis", 0), len(x.shape))
     keep = bool(attr_int(node, "keepdims", 1))
     shape = x.shape[:axis] + ((1,) if keep else ()) + x.shape[axis + 1:]
-    out = ctx.alloc(node.outputs[0], shape, np.int64)
-    return [out], [prepare(node, f"aclnn{node.op_type}", x.tensor, axis, keep, out.tensor)]
-
+    base = node.outputs[0]
+    if not attr_int(node, "select_last_index", 0):
+        out = ctx.alloc(base, shape, np.int64)
+        return [out], [prepare(node, f"aclnn{node.op_type}", x.tensor, axis, keep, out.tensor)]
+    n = x.shape[axis]
+    rev = np.arange(n - 1, -1, -1, dtype=np.int64).reshape([n if a == axis else 1 for a in range(len(x.shape))])
+    ridx = ctx.upload(base + "__rev_index", np.ascontiguousarray(np.broadcast_to(rev, x.shape)))
+    xr = ctx.alloc(base + "__reversed", x.shape, x.dtype)
+    first = ctx.alloc(base + "__first", shape, np.int64)
+    table = ctx.upload(base + "__last_of", np.arange(n - 1, -1, -1, dtype=np.int64).reshape(n, 1))
+    emb = ctx.alloc(base + "__emb", tuple(shape) + (1,), np.int64)
+    calls = [prepare(node, "aclnnGather", x.tensor, axis, ridx.tensor, xr.tensor),
+             prepare(node, f"aclnn{node.op_type}", xr.tensor, axis, keep, first.tensor),
+             prepare(node, "aclnnEmbedding", table.tensor, first.tensor, emb.tensor)]
+    return [ctx.view(emb, base, shape)], calls

@@ -16,11 +16,12 @@ def depth_to_space_golden(x, b, mode="DCR"):
     return out
 
 
-def space_to_depth_golden(x, b):
+def space_to_depth_golden(x, b, mode="DCR"):
     n, c, h, w = x.shape
     out = np.empty((n, c * b * b, h // b, w // b), x.dtype)
     for cc in range(c):
         for i in range(b):
             for j in range(b):
-                out[:, (i * b + j) * c + cc] = x[:, cc, i::b, j::b]
+                dst = (i * b + j) * c + cc if mode == "DCR" else cc * b * b + i * b + j
+                out[:, dst] = x[:, cc, i::b, j::b]
     return out

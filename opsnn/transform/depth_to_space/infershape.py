@@ -17,5 +17,5 @@ def infer_d2s(self_shape, self_dtype, blockSize, mode="DCR"):  # noqa: N803
     return [(depth_to_space_shape(self_shape, int(blockSize)), self_dtype)]
 
 
-def infer_s2d(self_shape, self_dtype, blockSize):  # noqa: N803
+def infer_s2d(self_shape, self_dtype, blockSize, mode="DCR"):  # noqa: N803
     return [(space_to_depth_shape(self_shape, int(blockSize)), self_dtype)]

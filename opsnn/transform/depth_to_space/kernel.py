@@ -19,10 +19,12 @@ def depth_to_space_fn(b: int, mode: str):
     return fn
 
 
-def space_to_depth_fn(b: int):
-    """out[n, (i*b + j)*C + c, y, x] = self[n, c, y*b + i, x*b + j] (DCR order)."""
+def space_to_depth_fn(b: int, mode: str = "DCR"):
+    """out[n, ch, y, x] = self[n, c, y*b + i, x*b + j] with ch = (i*b + j)*C + c (DCR)
+    or c*b*b + i*b + j (CRD)."""
     def fn(x):
         n, c, h, w = x.shape
-        t = x.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4)
+        t = x.reshape(n, c, h // b, b, w // b, b)
+        t = t.transpose(0, 3, 5, 1, 2, 4) if mode == "DCR" else t.transpose(0, 1, 3, 5, 2, 4)
         return [np.ascontiguousarray(t).reshape(n, c * b * b, h // b, w // b)]
     return fn

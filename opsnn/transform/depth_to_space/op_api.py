@@ -4,7 +4,7 @@ CANN has these as graph ops (DepthToSpace with ``mode`` DCR/CRD, SpaceToDepth) b
 aclnn entry point was found in the aclnn API lists; the names and argument order here
 follow CANN's aclnn style (self, attributes, out):
   aclnnDepthToSpaceGetWorkspaceSize(self, blockSize, mode, out, workspaceSize, executor)
-  aclnnSpaceToDepthGetWorkspaceSize(self, blockSize, out, workspaceSize, executor)
+  aclnnSpaceToDepthGetWorkspaceSize(self, blockSize, mode, out, workspaceSize, executor)
   aclnnXxx(workspace, workspaceSize, executor, stream)
 Parameters:
   self: 4-D NCHW, any dtype this simulator has. DepthToSpace: C divisible by
@@ -35,16 +35,16 @@ def _build(chip, name, self, block, mode, out):
     if b < 1:
         raise invalid(op, f"blockSize {b} must be >= 1")
     n, c, h, w = self.view_shape
+    if mode not in ("DCR", "CRD"):
+        raise invalid(op, f"mode {mode!r} must be 'DCR' or 'CRD'")
     if name == "DepthToSpace":
-        if mode not in ("DCR", "CRD"):
-            raise invalid(op, f"mode {mode!r} must be 'DCR' or 'CRD'")
         if c % (b * b):
             raise invalid(op, f"channels {c} not divisible by blockSize**2 = {b * b}")
         oshape, fn = depth_to_space_shape(self.view_shape, b), depth_to_space_fn(b, mode)
     else:
         if h % b or w % b:
             raise invalid(op, f"H {h} and W {w} must be divisible by blockSize {b}")
-        oshape, fn = space_to_depth_shape(self.view_shape, b), space_to_depth_fn(b)
+        oshape, fn = space_to_depth_shape(self.view_shape, b), space_to_depth_fn(b, mode)
     check_out(op, "out", out, oshape, self.data_type)
     res = space_depth_tiling(chip, name, mode, self.numel, self.itemsize) if out.numel else None
     return build_executor(chip, op, name, [self], [out], res, fn,
@@ -62,9 +62,9 @@ def aclnnDepthToSpace(workspace, workspaceSize, executor, stream):  # noqa: N802
     return execute("DepthToSpace", workspace, workspaceSize, executor, stream)
 
 
-def aclnnSpaceToDepthGetWorkspaceSize(self, blockSize, out):  # noqa: N802,N803
+def aclnnSpaceToDepthGetWorkspaceSize(self, blockSize, mode, out):  # noqa: N802,N803
     """Phase 1 of SpaceToDepth (module doc): ``(workspace_size, executor, status)``."""
-    return prepare("SpaceToDepth", lambda chip: _build(chip, "SpaceToDepth", self, blockSize, "DCR", out))
+    return prepare("SpaceToDepth", lambda chip: _build(chip, "SpaceToDepth", self, blockSize, mode, out))
 
 
 def aclnnSpaceToDepth(workspace, workspaceSize, executor, stream):  # noqa: N802,N803

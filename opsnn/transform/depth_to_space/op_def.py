@@ -14,8 +14,9 @@ DEPTH_TO_SPACE = OpDef(
     doc="channel blocks of ``self`` moved into space (NCHW)",
 )
 SPACE_TO_DEPTH = OpDef(
-    "SpaceToDepth", (Param("self", INPUT), Param("blockSize", ATTRIBUTE, ATTR), Param("out", OUTPUT)),
-    infer=lambda self, blockSize: infer_s2d(self[0], self[1], blockSize),
+    "SpaceToDepth", (Param("self", INPUT), Param("blockSize", ATTRIBUTE, ATTR),
+                     Param("mode", ATTRIBUTE, ATTR, default="DCR"), Param("out", OUTPUT)),
+    infer=lambda self, blockSize, mode: infer_s2d(self[0], self[1], blockSize, mode),
     get_workspace_size=aclnnSpaceToDepthGetWorkspaceSize, launch=aclnnSpaceToDepth,
     doc="spatial blocks of ``self`` moved into channels (NCHW)",
 )

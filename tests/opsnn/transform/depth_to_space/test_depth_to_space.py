@@ -23,10 +23,9 @@ def test_depth_to_space_round_trip(npu, rng, dtype, mode):
     x = random_array(rng, (2, 8, 3, 5), dtype)
     (y,), ex = run(npu, "DepthToSpace", x, 2, mode, Out((2, 2, 6, 10), x.dtype))
     np.testing.assert_array_equal(y, depth_to_space_golden(x, 2, mode))
-    if mode == "DCR":
-        (z,), _ = run(npu, "SpaceToDepth", y, 2, Out(x.shape, x.dtype))
-        np.testing.assert_array_equal(z, x)
-        np.testing.assert_array_equal(z, space_to_depth_golden(y, 2))
+    (z,), _ = run(npu, "SpaceToDepth", y, 2, mode, Out(x.shape, x.dtype))
+    np.testing.assert_array_equal(z, x)
+    np.testing.assert_array_equal(z, space_to_depth_golden(y, 2, mode))
 
 
 def test_many_tiles_strided(npu, rng):
@@ -52,7 +51,7 @@ def test_depth_to_space_errors(npu, case, code, frag):
 
 def test_space_to_depth_needs_divisible_space(npu):
     x, o = npu.empty((1, 1, 3, 4), np.float32)[1], npu.empty((1, 4, 1, 2), np.float32)[1]
-    expect_error(opsnn.aclnnSpaceToDepthGetWorkspaceSize, (x, 2, o), INVALID, "must be divisible by blockSize 2")
+    expect_error(opsnn.aclnnSpaceToDepthGetWorkspaceSize, (x, 2, "DCR", o), INVALID, "must be divisible by blockSize 2")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
