@@ -16,7 +16,8 @@ OneHot             aclnnOneHot (depth constant; float indices cast to INT64 firs
                    ones mapped by aclnnAdds + aclnnClamp + aclnnEmbedding; on / off are
                    views of ``values``)
 CumSum             aclnnCumsumV2 (axis constant; exclusive, reverse)
-GatherElements     aclnnGather; GatherND: aclnnGatherNd (batch_dims 0)
+GatherElements     aclnnGather; GatherND: aclnnGatherNd (batch_dims > 0: batch positions
+                   joined onto the indices by aclnnCat)
 ScatterElements    aclnnScatter (reduction none/add/mul/max/min); ScatterND:
                    aclnnScatterNd (reduction none)
 TopK               aclnnTopk (K constant)
@@ -233,12 +234,25 @@ def lower_gather_elements(ctx, node: Node, ins):
 
 @register("GatherND")
 def lower_gather_nd(ctx, node: Node, ins):
+    """aclnnGatherNd has no batch dims: for batch_dims = b > 0 each index tuple is
+    prefixed with its own batch position (a constant tensor joined on by aclnnCat)."""
     x, idx = ins
-    if attr_int(node, "batch_dims", 0):
-        raise bad(node, "batch_dims > 0 is not supported (aclnnGatherNd has none)")
+    b = attr_int(node, "batch_dims", 0)
+    calls = []
+    if b:
+        if not 0 < b < len(idx.shape) or b >= len(x.shape):
+            raise bad(node, f"batch_dims {b} out of range for indices {list(idx.shape)} and data {list(x.shape)}")
+        lead = tuple(idx.shape[:-1])
+        pos = np.stack(np.indices(lead)[:b], -1).astype(idx.dtype)
+        bpos = ctx.upload(node.outputs[0] + "__batch_pos", pos)
+        full = ctx.alloc(node.outputs[0] + "__indices", lead + (idx.shape[-1] + b,), idx.dtype)
+        calls.append(prepare(node, "aclnnCat", opsnn.aclCreateTensorList([bpos.tensor, idx.tensor]), -1,
+                             full.tensor))
+        idx = full
     k = idx.shape[-1]
     out = ctx.alloc(node.outputs[0], tuple(idx.shape[:-1]) + tuple(x.shape[k:]), x.dtype)
-    return [out], [prepare(node, "aclnnGatherNd", x.tensor, idx.tensor, True, out.tensor)]
+    calls.append(prepare(node, "aclnnGatherNd", x.tensor, idx.tensor, True, out.tensor))
+    return [out], calls
 
 
 _REDUCE = {"none": 0, "add": 1, "mul": 2, "max": 3, "min": 4}

@@ -14,8 +14,9 @@ Parameters (CANN order):
   indices (ScatterNd): INT32/INT64, last axis k in [1, rank]; updates: data's dtype,
     shape indices.shape[:-1] + data.shape[k:].
   out: shape and dtype of self / data.
-Negative indices count from the end (ONNX); out-of-range ones fail on the device at
-synchronize (507015). Duplicate indices: applied in index order (the last write wins
+CANN (aclnnScatterNd doc) lists FLOAT16, FLOAT, BOOL and BF16 for data and non-negative,
+in-range indices only; here any dtype is accepted, and negative indices count from the
+end (ONNX). Out-of-range ones fail on the device at synchronize (507015). Duplicate indices: applied in index order (the last write wins
 for replace), as CANN leaves them undefined.
 Status: 161001 null; 161002 not a tensor, dtypes, dim, reduce, ranks or shapes.
 

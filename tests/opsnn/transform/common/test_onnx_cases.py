@@ -19,7 +19,6 @@ STATIC = {"Pad": (1, 2, 3), "Split": (1,), "Tile": (1,), "Trilu": (1,), "Range":
           "CumSum": (1,), "TopK": (1,)}
 #: case -> why it does not pass
 EXPECTED_FAILURES = {
-    "test_gathernd_example_int32_batch_dim1": "batch_dims > 0",
     "test_top_k_uint64": "uint64 is not an aclDataType here",
     **{f"test_scatternd_{r}": "ScatterND reduction" for r in ("add", "max", "min", "multiply",
                                                               "max_with_element_indices", "min_with_element_indices")},
