@@ -68,3 +68,4 @@ from .transform.gather import *  # noqa: F403 (shapeops: every aclnn entry point
 from .transform.scatter import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
 from .transform.topk import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
 from .transform.arg_max import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.resize import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)

@@ -21,6 +21,8 @@ GatherElements     aclnnGather; GatherND: aclnnGatherNd (batch_dims > 0: batch p
 ScatterElements    aclnnScatter (reduction none/add/mul/max/min); ScatterND:
                    aclnnScatterNd (reduction none)
 TopK               aclnnTopk (K constant)
+Resize, Upsample   aclnnResizeV2 (every mode and coordinate transformation; scales / sizes /
+                   roi constant)
 ArgMax / ArgMin    aclnnArgMax / aclnnArgMin (select_last_index 1: reversed by
                    aclnnGather, index mapped back by aclnnEmbedding)
 =================  ====================================================================
@@ -316,3 +318,67 @@ def lower_arg(ctx, node: Node, ins):
              prepare(node, f"aclnn{node.op_type}", xr.tensor, axis, keep, first.tensor),
              prepare(node, "aclnnEmbedding", table.tensor, first.tensor, emb.tensor)]
     return [ctx.view(emb, base, shape)], calls
+
+
+def _resize_scales(ctx, node: Node, x, opset: int):
+    """(scales per axis, out shape, roi or None) of a Resize / Upsample node."""
+    rank = len(x.shape)
+    if node.op_type == "Upsample" and opset < 9:
+        scales = [float(v) for v in node.attrs.get("scales", [])]
+        return scales, tuple(int(np.floor(d * s)) for d, s in zip(x.shape, scales)), None
+    si = 1 if (node.op_type == "Upsample" or opset < 11) else 2
+    roi = None
+    if si == 2 and len(node.inputs) > 1 and node.inputs[1]:
+        r = const(ctx, node.inputs[1])
+        roi = None if r is None or not np.asarray(r).size else [float(v) for v in np.asarray(r).reshape(-1)]
+    name = node.inputs[si] if len(node.inputs) > si else ""
+    sc = const(ctx, name) if name else None
+    sizes_name = node.inputs[3] if si == 2 and len(node.inputs) > 3 else ""
+    sizes = const(ctx, sizes_name) if sizes_name else None
+    if (name and sc is None) or (sizes_name and sizes is None):
+        raise bad(node, "runtime scales / sizes are not supported (they must be constant)")
+    axes = attr_ints(node, "axes", None)
+    axes = list(range(rank)) if axes is None else [axis_index(node, a, rank, "axes value") for a in axes]
+    full = [1.0] * rank
+    out = list(x.shape)
+    if sc is not None and np.asarray(sc).size:
+        for a, v in zip(axes, np.asarray(sc, np.float64).reshape(-1)):
+            full[a] = float(v)
+            out[a] = int(np.floor(x.shape[a] * float(v)))
+    elif sizes is not None:
+        sz = [int(v) for v in np.asarray(sizes).reshape(-1)]
+        policy = _attr_str(node, "keep_aspect_ratio_policy", "stretch")
+        if policy != "stretch":
+            ratios = [sz[i] / x.shape[a] for i, a in enumerate(axes)]
+            r = min(ratios) if policy == "not_larger" else max(ratios)
+            for a in axes:
+                full[a] = r
+                out[a] = int(np.floor(x.shape[a] * r + 0.5))
+        else:
+            for a, v in zip(axes, sz):
+                full[a] = v / x.shape[a]
+                out[a] = v
+    else:
+        raise bad(node, "needs scales or sizes")
+    if roi is not None and len(roi) == 2 * len(axes) and len(axes) != rank:
+        r = [0.0] * rank + [1.0] * rank
+        for i, a in enumerate(axes):
+            r[a], r[rank + a] = roi[i], roi[len(axes) + i]
+        roi = r
+    return full, tuple(out), roi
+
+
+@register("Resize", "Upsample", opset=True)
+def lower_resize(ctx, node: Node, ins, opset: int = 19):
+    x = ins[0]
+    mode = _attr_str(node, "mode", "nearest")
+    mode = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
+    old = node.op_type == "Upsample" or opset < 11
+    coord = "asymmetric" if old else _attr_str(node, "coordinate_transformation_mode", "half_pixel")
+    nearest = "floor" if old else _attr_str(node, "nearest_mode", "round_prefer_floor")
+    scales, shape, roi = _resize_scales(ctx, node, x, opset)
+    out = ctx.alloc(node.outputs[0], shape, x.dtype)
+    return [out], [prepare(node, "aclnnResizeV2", x.tensor, scales, roi, mode, coord, nearest,
+                           float(node.attrs.get("cubic_coeff_a", -0.75)), bool(attr_int(node, "exclude_outside", 0)),
+                           float(node.attrs.get("extrapolation_value", 0.0)), bool(attr_int(node, "antialias", 0)),
+                           out.tensor)]
