@@ -69,3 +69,4 @@ from .transform.scatter import *  # noqa: F403 (shapeops: every aclnn entry poin
 from .transform.topk import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
 from .transform.arg_max import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
 from .transform.resize import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .transform.einsum import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)

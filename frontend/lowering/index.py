@@ -23,6 +23,7 @@ ScatterElements    aclnnScatter (reduction none/add/mul/max/min); ScatterND:
 TopK               aclnnTopk (K constant)
 Resize, Upsample   aclnnResizeV2 (every mode and coordinate transformation; scales / sizes /
                    roi constant)
+Einsum             aclnnEinsum (any equation)
 ArgMax / ArgMin    aclnnArgMax / aclnnArgMin (select_last_index 1: reversed by
                    aclnnGather, index mapped back by aclnnEmbedding)
 =================  ====================================================================
@@ -32,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 import opsnn
+from opsnn.transform.einsum.infershape import parse as parse_einsum
 
 from ..graph import Node
 from .attrs import attr_int, attr_ints, axis_index, bad
@@ -382,3 +384,15 @@ def lower_resize(ctx, node: Node, ins, opset: int = 19):
                            float(node.attrs.get("cubic_coeff_a", -0.75)), bool(attr_int(node, "exclude_outside", 0)),
                            float(node.attrs.get("extrapolation_value", 0.0)), bool(attr_int(node, "antialias", 0)),
                            out.tensor)]
+
+
+@register("Einsum")
+def lower_einsum(ctx, node: Node, ins):
+    xs = [t for t in ins if t is not None]
+    eq = _attr_str(node, "equation", "")
+    try:
+        _, out_term, sizes = parse_einsum(eq, [t.shape for t in xs])
+    except ValueError as e:
+        raise bad(node, f"equation {eq!r}: {e}") from None
+    out = ctx.alloc(node.outputs[0], tuple(sizes[c] for c in out_term), xs[0].dtype)
+    return [out], [prepare(node, "aclnnEinsum", opsnn.aclCreateTensorList([t.tensor for t in xs]), eq, out.tensor)]
