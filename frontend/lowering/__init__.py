@@ -28,7 +28,7 @@ and node, and :func:`lower_node` turns anything else a handler raises into one t
 from __future__ import annotations
 
 from . import cnn, elementwise, layout, linear, shape  # noqa: F401  (each registers its handlers)
-from . import index  # noqa: F401,E402  (shapeops: padding, shape and index ops)
+from . import index, pad  # noqa: F401,E402  (shapeops: padding, resampling, shape and index ops)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node

@@ -1,11 +1,9 @@
-"""Lowering of the padding, shape and index ops onto the ``opsnn/transform`` family.
+"""Lowering of the shape and index ops onto the ``opsnn/transform`` family (Pad and
+Resize: :mod:`.pad`).
 
 =================  ====================================================================
 ONNX op            aclnn prepare (phase 1 runs here, once)
 =================  ====================================================================
-Pad                aclnnConstantPadNd (constant); aclnnReflectionPad1d/2d/3d (reflect),
-                   aclnnReplicationPad1d/2d/3d (edge), aclnnCircularPad2d/3d (wrap) on
-                   the trailing padded axes; pads, constant_value, axes constant
 Split              aclnnSplitWithSize (sizes from the ``split`` input / attribute, or
                    ``num_outputs``, or equal parts)
 Tile               aclnnRepeat (repeats constant)
@@ -21,8 +19,6 @@ GatherElements     aclnnGather; GatherND: aclnnGatherNd (batch_dims > 0: batch p
 ScatterElements    aclnnScatter (reduction none/add/mul/max/min); ScatterND:
                    aclnnScatterNd (reduction none)
 TopK               aclnnTopk (K constant)
-Resize, Upsample   aclnnResizeV2 (every mode and coordinate transformation; scales / sizes /
-                   roi constant)
 Einsum             aclnnEinsum (any equation)
 ArgMax / ArgMin    aclnnArgMax / aclnnArgMin (select_last_index 1: reversed by
                    aclnnGather, index mapped back by aclnnEmbedding)
@@ -40,10 +36,7 @@ from .attrs import attr_int, attr_ints, axis_index, bad
 from .registry import register
 from .tensors import alpha_one, cast_to, const, prepare, scalar, strided_view
 
-_MODE_OP = {"reflect": "ReflectionPad", "edge": "ReplicationPad", "wrap": "CircularPad"}
-
-
-def _const_ints(ctx, node: Node, i: int, what: str):
+def const_ints(ctx, node: Node, i: int, what: str):
     """The constant input ``i`` as a list of ints; None when omitted."""
     name = node.inputs[i] if len(node.inputs) > i else ""
     if not name:
@@ -54,52 +47,9 @@ def _const_ints(ctx, node: Node, i: int, what: str):
     return [int(a) for a in np.asarray(v).reshape(-1)]
 
 
-def _attr_str(node: Node, name: str, default: str) -> str:
+def attr_str(node: Node, name: str, default: str) -> str:
     v = node.attrs.get(name, default)
     return v.decode() if isinstance(v, bytes) else str(v)
-
-
-@register("Pad", opset=True)
-def lower_pad(ctx, node: Node, ins, opset: int = 18):
-    x = ins[0]
-    rank = len(x.shape)
-    mode = _attr_str(node, "mode", "constant")
-    if opset < 11:
-        pads, value = attr_ints(node, "pads"), float(node.attrs.get("value", 0.0))
-        axes = list(range(rank))
-    else:
-        pads = _const_ints(ctx, node, 1, "pads")
-        cv = node.inputs[2] if len(node.inputs) > 2 else ""
-        value = 0
-        if cv:
-            c = const(ctx, cv)
-            if c is None:
-                raise bad(node, "runtime constant_value is not supported (it must be constant)")
-            value = np.asarray(c).reshape(-1)[0].item() if np.asarray(c).size else 0
-        axes = _const_ints(ctx, node, 3, "axes")
-        axes = list(range(rank)) if axes is None else [axis_index(node, a, rank, "axes value") for a in axes]
-    if pads is None or len(pads) != 2 * len(axes):
-        raise bad(node, f"pads {pads} must hold 2 entries per padded axis ({len(axes)})")
-    per = [(0, 0)] * rank
-    for a, b, e in zip(axes, pads[:len(axes)], pads[len(axes):]):
-        per[a] = (b, e)
-    shape = tuple(d + b + e for d, (b, e) in zip(x.shape, per))
-    out = ctx.alloc(node.outputs[0], shape, x.dtype)
-    if mode == "constant":
-        cann = [v for b, e in reversed(per) for v in (b, e)]
-        return [out], [prepare(node, "aclnnConstantPadNd", x.tensor, opsnn.aclCreateIntArray(cann),
-                               scalar(node, value, x.dtype), out.tensor)]
-    if mode not in _MODE_OP:
-        raise bad(node, f"mode {mode!r} is not one of constant, reflect, edge, wrap")
-    padded = [a for a in range(rank) if per[a] != (0, 0)]
-    nd = max(rank - padded[0], 1) if padded else 1
-    if mode == "wrap":
-        nd = max(nd, 2)
-    if nd > 3 or nd > rank:
-        raise bad(node, f"{mode} padding of {nd} trailing axes of a {rank}-D input is not supported")
-    cann = [v for b, e in reversed(per[rank - nd:]) for v in (b, e)]
-    return [out], [prepare(node, f"aclnn{_MODE_OP[mode]}{nd}d", x.tensor, opsnn.aclCreateIntArray(cann),
-                           out.tensor)]
 
 
 @register("Split", opset=True)
@@ -109,7 +59,7 @@ def lower_split(ctx, node: Node, ins, opset: int = 18):
     axis = axis_index(node, attr_int(node, "axis", 0), rank)
     n = x.shape[axis]
     k = len(node.outputs)
-    sizes = attr_ints(node, "split", None) if opset < 13 else _const_ints(ctx, node, 1, "split")
+    sizes = attr_ints(node, "split", None) if opset < 13 else const_ints(ctx, node, 1, "split")
     if sizes is None:
         parts = attr_int(node, "num_outputs", k)
         step = -(-n // parts)
@@ -125,7 +75,7 @@ def lower_split(ctx, node: Node, ins, opset: int = 18):
 @register("Tile")
 def lower_tile(ctx, node: Node, ins):
     x = ins[0]
-    reps = _const_ints(ctx, node, 1, "repeats")
+    reps = const_ints(ctx, node, 1, "repeats")
     if reps is None or len(reps) != len(x.shape):
         raise bad(node, f"repeats {reps} must have one entry per axis ({len(x.shape)})")
     out = ctx.alloc(node.outputs[0], tuple(d * r for d, r in zip(x.shape, reps)), x.dtype)
@@ -141,15 +91,15 @@ def lower_depth_space(ctx, node: Node, ins):
     n, c, h, w = x.shape
     if node.op_type == "DepthToSpace":
         out = ctx.alloc(node.outputs[0], (n, c // (b * b), h * b, w * b), x.dtype)
-        return [out], [prepare(node, "aclnnDepthToSpace", x.tensor, b, _attr_str(node, "mode", "DCR"), out.tensor)]
+        return [out], [prepare(node, "aclnnDepthToSpace", x.tensor, b, attr_str(node, "mode", "DCR"), out.tensor)]
     out = ctx.alloc(node.outputs[0], (n, c * b * b, h // b, w // b), x.dtype)
-    return [out], [prepare(node, "aclnnSpaceToDepth", x.tensor, b, _attr_str(node, "mode", "DCR"), out.tensor)]
+    return [out], [prepare(node, "aclnnSpaceToDepth", x.tensor, b, attr_str(node, "mode", "DCR"), out.tensor)]
 
 
 @register("Trilu")
 def lower_trilu(ctx, node: Node, ins):
     x = ins[0]
-    k = _const_ints(ctx, node, 1, "k")
+    k = const_ints(ctx, node, 1, "k")
     out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
     op = "aclnnTriu" if attr_int(node, "upper", 1) else "aclnnTril"
     return [out], [prepare(node, op, x.tensor, k[0] if k else 0, out.tensor)]
@@ -221,7 +171,7 @@ def lower_one_hot(ctx, node: Node, ins):
 @register("CumSum")
 def lower_cumsum(ctx, node: Node, ins):
     x = ins[0]
-    ax = _const_ints(ctx, node, 1, "axis")
+    ax = const_ints(ctx, node, 1, "axis")
     axis = axis_index(node, ax[0], len(x.shape))
     out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
     return [out], [prepare(node, "aclnnCumsumV2", x.tensor, axis, bool(attr_int(node, "exclusive", 0)),
@@ -266,7 +216,7 @@ _REDUCE = {"none": 0, "add": 1, "mul": 2, "max": 3, "min": 4}
 def lower_scatter_elements(ctx, node: Node, ins):
     x, idx, upd = ins
     axis = axis_index(node, attr_int(node, "axis", 0), len(x.shape))
-    red = _attr_str(node, "reduction", "none")
+    red = attr_str(node, "reduction", "none")
     if red not in _REDUCE:
         raise bad(node, f"reduction {red!r} is not supported")
     out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
@@ -276,7 +226,7 @@ def lower_scatter_elements(ctx, node: Node, ins):
 @register("ScatterND")
 def lower_scatter_nd(ctx, node: Node, ins):
     x, idx, upd = ins
-    red = _attr_str(node, "reduction", "none")
+    red = attr_str(node, "reduction", "none")
     if red != "none":
         raise bad(node, f"reduction {red!r} is not supported (aclnnScatterNd replaces)")
     out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
@@ -286,7 +236,7 @@ def lower_scatter_nd(ctx, node: Node, ins):
 @register("TopK", opset=True)
 def lower_topk(ctx, node: Node, ins, opset: int = 11):
     x = ins[0]
-    k = attr_int(node, "k") if opset < 10 else _const_ints(ctx, node, 1, "K")[0]
+    k = attr_int(node, "k") if opset < 10 else const_ints(ctx, node, 1, "K")[0]
     axis = axis_index(node, attr_int(node, "axis", -1), len(x.shape))
     shape = x.shape[:axis] + (k,) + x.shape[axis + 1:]
     vals = ctx.alloc(node.outputs[0], shape, x.dtype)
@@ -322,74 +272,10 @@ def lower_arg(ctx, node: Node, ins):
     return [ctx.view(emb, base, shape)], calls
 
 
-def _resize_scales(ctx, node: Node, x, opset: int):
-    """(scales per axis, out shape, roi or None) of a Resize / Upsample node."""
-    rank = len(x.shape)
-    if node.op_type == "Upsample" and opset < 9:
-        scales = [float(v) for v in node.attrs.get("scales", [])]
-        return scales, tuple(int(np.floor(d * s)) for d, s in zip(x.shape, scales)), None
-    si = 1 if (node.op_type == "Upsample" or opset < 11) else 2
-    roi = None
-    if si == 2 and len(node.inputs) > 1 and node.inputs[1]:
-        r = const(ctx, node.inputs[1])
-        roi = None if r is None or not np.asarray(r).size else [float(v) for v in np.asarray(r).reshape(-1)]
-    name = node.inputs[si] if len(node.inputs) > si else ""
-    sc = const(ctx, name) if name else None
-    sizes_name = node.inputs[3] if si == 2 and len(node.inputs) > 3 else ""
-    sizes = const(ctx, sizes_name) if sizes_name else None
-    if (name and sc is None) or (sizes_name and sizes is None):
-        raise bad(node, "runtime scales / sizes are not supported (they must be constant)")
-    axes = attr_ints(node, "axes", None)
-    axes = list(range(rank)) if axes is None else [axis_index(node, a, rank, "axes value") for a in axes]
-    full = [1.0] * rank
-    out = list(x.shape)
-    if sc is not None and np.asarray(sc).size:
-        for a, v in zip(axes, np.asarray(sc, np.float64).reshape(-1)):
-            full[a] = float(v)
-            out[a] = int(np.floor(x.shape[a] * float(v)))
-    elif sizes is not None:
-        sz = [int(v) for v in np.asarray(sizes).reshape(-1)]
-        policy = _attr_str(node, "keep_aspect_ratio_policy", "stretch")
-        if policy != "stretch":
-            ratios = [sz[i] / x.shape[a] for i, a in enumerate(axes)]
-            r = min(ratios) if policy == "not_larger" else max(ratios)
-            for a in axes:
-                full[a] = r
-                out[a] = int(np.floor(x.shape[a] * r + 0.5))
-        else:
-            for a, v in zip(axes, sz):
-                full[a] = v / x.shape[a]
-                out[a] = v
-    else:
-        raise bad(node, "needs scales or sizes")
-    if roi is not None and len(roi) == 2 * len(axes) and len(axes) != rank:
-        r = [0.0] * rank + [1.0] * rank
-        for i, a in enumerate(axes):
-            r[a], r[rank + a] = roi[i], roi[len(axes) + i]
-        roi = r
-    return full, tuple(out), roi
-
-
-@register("Resize", "Upsample", opset=True)
-def lower_resize(ctx, node: Node, ins, opset: int = 19):
-    x = ins[0]
-    mode = _attr_str(node, "mode", "nearest")
-    mode = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
-    old = node.op_type == "Upsample" or opset < 11
-    coord = "asymmetric" if old else _attr_str(node, "coordinate_transformation_mode", "half_pixel")
-    nearest = "floor" if old else _attr_str(node, "nearest_mode", "round_prefer_floor")
-    scales, shape, roi = _resize_scales(ctx, node, x, opset)
-    out = ctx.alloc(node.outputs[0], shape, x.dtype)
-    return [out], [prepare(node, "aclnnResizeV2", x.tensor, scales, roi, mode, coord, nearest,
-                           float(node.attrs.get("cubic_coeff_a", -0.75)), bool(attr_int(node, "exclude_outside", 0)),
-                           float(node.attrs.get("extrapolation_value", 0.0)), bool(attr_int(node, "antialias", 0)),
-                           out.tensor)]
-
-
 @register("Einsum")
 def lower_einsum(ctx, node: Node, ins):
     xs = [t for t in ins if t is not None]
-    eq = _attr_str(node, "equation", "")
+    eq = attr_str(node, "equation", "")
     try:
         _, out_term, sizes = parse_einsum(eq, [t.shape for t in xs])
     except ValueError as e:
