@@ -1,0 +1,6 @@
+"""aclnnCumsum / aclnnCumsumV2 (AIV kernel on the shared transform tiling,
+``transform/common``). Layout: ``op_api`` (entry points), ``op_def``, ``infershape``,
+``tiling`` + ``tiling_data`` (host), ``kernel`` (numpy body), ``golden`` (tests only)."""
+from .op_api import (aclnnCumsum, aclnnCumsumGetWorkspaceSize, aclnnCumsumV2, aclnnCumsumV2GetWorkspaceSize)
+
+__all__ = ['aclnnCumsum', 'aclnnCumsumGetWorkspaceSize', 'aclnnCumsumV2', 'aclnnCumsumV2GetWorkspaceSize']
