@@ -49,7 +49,8 @@ def lower_flatten(ctx, node, ins):
     axis = attr_int(node, "axis", 1)
     if not -rank <= axis <= rank:
         raise bad(node, f"axis {axis} is out of range [-{rank}, {rank}]")
-    axis %= rank + 1
+    if axis < 0:
+        axis += rank          # ONNX: a negative axis counts from the back (-1 is rank - 1)
     rows = int(np.prod(x.shape[:axis], dtype=np.int64))
     cols = int(np.prod(x.shape[axis:], dtype=np.int64))
     return [ctx.view(x, node.outputs[0], (rows, cols))], []
