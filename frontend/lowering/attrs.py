@@ -81,3 +81,19 @@ def axes_arg(ctx, node: Node, rank: int, input_index: int = 1, attr: str = "axes
     if len(set(norm)) != len(norm):
         raise bad(node, f"axes {flat} repeat an axis")
     return norm
+
+
+def reduce_plan(ctx, node, x):
+    """The ONNX reduction attributes of ``node`` over ``x``: ``(axes, keepdims, out
+    shape)`` with ``axes`` sorted and unique (all axes when none are given), or None
+    when ``noop_with_empty_axes`` asks for the input unchanged (no axes given)."""
+    rank = len(x.shape)
+    axes = axes_arg(ctx, node, rank)
+    keep = bool(attr_int(node, "keepdims", 1))
+    if not axes:
+        if attr_int(node, "noop_with_empty_axes", 0):
+            return None
+        axes = list(range(rank))
+    axes = sorted(set(axes))
+    shape = tuple((1 if i in axes else d) for i, d in enumerate(x.shape) if keep or i not in axes)
+    return axes, keep, shape

@@ -22,7 +22,7 @@ import opsnn
 
 from ..errors import UnsupportedModelError
 from ..graph import Node
-from .attrs import attr_float, attr_int, axes_arg, axis_index, bad
+from .attrs import attr_float, attr_int, axis_index, bad, reduce_plan
 from .registry import register
 from .tensors import DTensor, broadcast_shape, cast_to, node_acl_dtype, numel, prepare
 
@@ -120,15 +120,10 @@ def lower_layer_norm(ctx, node: Node, ins):
 def lower_reduce(ctx, node: Node, ins):
     """ReduceSum (aclnnReduceSum) and ReduceMean (aclnnMean)."""
     x = ins[0]
-    rank = len(x.shape)
-    axes = axes_arg(ctx, node, rank)
-    keep = bool(attr_int(node, "keepdims", 1))
-    if not axes:
-        if attr_int(node, "noop_with_empty_axes", 0):
-            return [ctx.view(x, node.outputs[0], x.shape)], []
-        axes = list(range(rank))
-    axes = sorted(set(axes))
-    shape = tuple((1 if i in axes else d) for i, d in enumerate(x.shape) if keep or i not in axes)
+    plan = reduce_plan(ctx, node, x)
+    if plan is None:
+        return [ctx.view(x, node.outputs[0], x.shape)], []
+    axes, keep, shape = plan
     out = ctx.alloc(node.outputs[0], shape, x.dtype)
     aclnn = "aclnnReduceSum" if node.op_type == "ReduceSum" else "aclnnMean"
     return [out], [prepare(node, aclnn, x.tensor, opsnn.aclCreateIntArray(axes), keep, node_acl_dtype(node, x.dtype),

@@ -20,7 +20,7 @@ import numpy as np
 
 import opsnn
 
-from .attrs import attr_int, axes_arg
+from .attrs import reduce_plan
 from .registry import register
 from .tensors import prepare, scalar
 
@@ -36,15 +36,10 @@ def lower_reduce_ext(ctx, node, ins):
     """One aclnn reduction (module table)."""
     aclnn, p = REDUCTIONS[node.op_type]
     x = ins[0]
-    rank = len(x.shape)
-    axes = axes_arg(ctx, node, rank)
-    keep = bool(attr_int(node, "keepdims", 1))
-    if not axes:
-        if attr_int(node, "noop_with_empty_axes", 0):
-            return [ctx.view(x, node.outputs[0], x.shape)], []
-        axes = list(range(rank))
-    axes = sorted(set(axes))
-    shape = tuple((1 if i in axes else d) for i, d in enumerate(x.shape) if keep or i not in axes)
+    plan = reduce_plan(ctx, node, x)
+    if plan is None:
+        return [ctx.view(x, node.outputs[0], x.shape)], []
+    axes, keep, shape = plan
     out = ctx.alloc(node.outputs[0], shape, x.dtype)
     pre = [] if p is None else [scalar(node, p, np.float32)]
     return [out], [prepare(node, aclnn, x.tensor, *pre, opsnn.aclCreateIntArray(axes), keep, out.tensor)]
