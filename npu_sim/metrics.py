@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .hardware.bandwidth import l2_read_bytes_per_ns, sustained_hbm_bytes_per_ns
+
 #: CANN op-summary name of each pipe's ratio
 RATIO_NAMES = {"CUBE": "mac_ratio", "VECTOR": "vec_ratio", "SCALAR": "scalar_ratio", "MTE1": "mte1_ratio",
                "MTE2": "mte2_ratio", "MTE3": "mte3_ratio", "FIXPIPE": "fixpipe_ratio"}
@@ -91,8 +93,10 @@ def kernel_metrics(chip, dur_ns: float, busy: dict[str, float], fixed: dict[str,
         for u in units:
             cores += uget(u, 0)
         util[pipe] = (bget(pipe, 0.0) - fget(pipe, 0.0)) / (T * cores) if T and cores else 0.0
-    util["HBM"] = hbm_bytes / (T * chip.hbm_bandwidth_bytes_per_ns) if T else 0.0
-    util["L2"] = l2_hit_bytes / (T * chip.l2_bandwidth_bytes_per_ns) if T else 0.0
+    # against the rates the shared servers really run at (npu_sim.hardware.bandwidth:
+    # sustained HBM, the ini L2 read rate), so "memory-bound" means what limits the run
+    util["HBM"] = hbm_bytes / (T * sustained_hbm_bytes_per_ns(chip)) if T else 0.0
+    util["L2"] = l2_hit_bytes / (T * l2_read_bytes_per_ns(chip)) if T else 0.0
     comp_by = max(COMPUTE_PIPES, key=lambda p: util[p])
     mem_by = max(COPY_PIPES + ("HBM", "L2"), key=lambda p: util[p])
     cu, mu = min(util[comp_by], 1.0), min(util[mem_by], 1.0)
