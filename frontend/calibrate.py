@@ -70,7 +70,7 @@ class Row:
 
 def _shapes(text: str, path, line: int, col: str) -> list[tuple[int, ...]]:
     text = (text or "").strip().strip('"')
-    if not text:
+    if not text or text.upper() in ("N/A", "NA"):   # msprof's (and npu-trace's) "not recorded"
         return []
     out = []
     for part in text.split(";"):

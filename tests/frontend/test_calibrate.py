@@ -107,3 +107,13 @@ def test_missing_file_and_bad_chip(tmp_path, capsys):
     assert main(["calibrate", path, "--chip", "nochip"]) == 2
     cap = capsys.readouterr()
     assert "nochip" in cap.err + cap.out
+
+
+def test_not_recorded_shapes_skip_the_row_with_a_reason(tmp_path, capsys):
+    """msprof (and npu-trace export --msprof-csv) write N/A for fields they did not
+    record: such a row is listed as skipped, never an error that stops the run."""
+    from frontend.calibrate import read_op_summary
+    na = list(GOOD)
+    na[REQUIRED.index("Output Shapes")] = "N/A"
+    rows = read_op_summary(_csv(tmp_path / "na.csv", list(REQUIRED), na))
+    assert len(rows) == 1 and rows[0].out_shapes == []
