@@ -19,7 +19,7 @@ All raise :class:`acl_runtime.errors.AclError` (re-exported here).
 Threads: :func:`serialized` (the runtime lock, :mod:`acl_runtime.lock`) wraps
 opsnn's two phases, so phase 1 (which reads the device and the executor cache)
 and phase 2 (which queues kernels) of different threads never interleave;
-:func:`launch_prepared` takes the same (re-entrant) lock itself.
+:func:`launch_prepared` expects its caller to hold that lock.
 """
 from __future__ import annotations
 
@@ -62,22 +62,14 @@ def charge_prepare(name: str, dur_ns: float, args: dict | None = None) -> None:
 #: without a device). Phase 1 calls it so that phase 2 never has to.
 check_kernel = _QUEUE.check_kernel
 
-#: ``launch_prepared(stream, kernels, launch_args, name, addrs, workspace)``: phase 2's
-#: runtime half. Per kernel: charge one ``aclnn_launch`` (host_clock), record the host
-#: span ``name`` with that kernel's ``launch_args`` entry and a flow to the device task,
-#: and queue the kernel bound to ``addrs`` (slot addresses) and ``workspace`` (a device
-#: address or 0). Raises AclError for a stream that does not exist or without a device.
-#: (The queue's bound method itself: this is the phase-2 hot path.)
-_launch_prepared = _QUEUE.launch_prepared
-
-
-def launch_prepared(stream, kernels: list, launch_args: list, name: str, addrs: list, workspace: int,
-                    ranges=None) -> None:
-    with RUNTIME_LOCK:
-        _launch_prepared(stream, kernels, launch_args, name, addrs, workspace, ranges)
-
-
-launch_prepared.__doc__ = _QUEUE.launch_prepared.__doc__
+#: ``launch_prepared(stream, kernels, launch_args, name, addrs, workspace, ranges=None)``:
+#: phase 2's runtime half. Per kernel: charge one ``aclnn_launch`` (host_clock), record
+#: the host span ``name`` with that kernel's ``launch_args`` entry and a flow to the
+#: device task, and queue the kernel bound to ``addrs`` (slot addresses) and
+#: ``workspace`` (a device address or 0). Raises AclError for a stream that does not
+#: exist or without a device. The queue's bound method itself (the phase-2 hot path):
+#: the caller holds :data:`RUNTIME_LOCK`, as opsnn's ``execute`` does (``serialized``).
+launch_prepared = _QUEUE.launch_prepared
 
 #: the stream sanitizer (:mod:`acl_runtime.sanitizer`): while ``SANITIZER.enabled``,
 #: phase 2 passes ``ranges=(reads, writes, workspace)`` to ``launch_prepared``.
