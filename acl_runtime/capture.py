@@ -30,7 +30,6 @@ Pythonic :class:`Graph` over them are one feature and read best together.
 """
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 
 from npu_sim.program import KernelLaunch
@@ -179,16 +178,13 @@ class CaptureManager:
         with no event path between them never share. Returns the
         ``workspace_planner.BufferPlan``. Raises AclError 100000 for a bad handle or a
         second instantiate."""
-        from .workspace_planner import plan_ordered
+        from .workspace_planner import BlockIndex, plan_ordered
         ri = self.model(handle)
         if getattr(ri, "arena", 0):
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"modelRI {handle} is already instantiated")
-        bases = sorted(buffers)
+        blocks = BlockIndex(buffers)
+        bases, owner = blocks.bases, blocks.owner
         index = {b: k for k, b in enumerate(bases)}
-
-        def owner(addr: int):
-            k = bisect.bisect_right(bases, addr) - 1
-            return bases[k] if k >= 0 and addr < bases[k] + max(buffers[bases[k]], 1) else None
         anc: list[int] = []
         last_on: dict[int, int] = {}
         last_record: dict[int, int] = {}

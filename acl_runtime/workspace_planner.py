@@ -34,6 +34,7 @@ interval buffers) share one placement core, which is easier to trust in one file
 """
 from __future__ import annotations
 
+import bisect
 import graphlib
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
@@ -561,6 +562,30 @@ def plan_buffers(buffers: Iterable[BufferRequest], alignment: int = 1) -> Buffer
                       buffers=bufs, optimal=optimal)
     verify_buffers(plan)
     return plan
+
+
+class BlockIndex:
+    """Device blocks by base address: ``add(base, nbytes)``, then ``owner(addr)`` is the
+    base of the block holding ``addr`` (a zero-byte block holds its base), or None.
+    ``bases`` (sorted) and ``sizes`` are the blocks. Used to map the addresses tasks
+    touch back to the buffers a plan places (a captured graph, a model run's arena)."""
+
+    def __init__(self, blocks: dict[int, int] | None = None) -> None:
+        self.sizes: dict[int, int] = dict(blocks or {})
+        self.bases: list[int] = sorted(self.sizes)
+
+    def add(self, base: int, nbytes: int) -> int:
+        """Record the block ``[base, base + nbytes)``; returns ``base``."""
+        bisect.insort(self.bases, base)
+        self.sizes[base] = nbytes
+        return base
+
+    def owner(self, addr: int) -> int | None:
+        k = bisect.bisect_right(self.bases, addr) - 1
+        if k < 0:
+            return None
+        base = self.bases[k]
+        return base if addr < base + max(self.sizes[base], 1) else None
 
 
 def plan_ordered(ids: Sequence[Hashable], sizes: Sequence[int], before: Sequence[int],

@@ -34,7 +34,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from acl_runtime.workspace_planner import DEFAULT_ALIGNMENT_BYTES, BufferRequest, plan_buffers
+from acl_runtime.workspace_planner import DEFAULT_ALIGNMENT_BYTES, BlockIndex, BufferRequest, plan_buffers
 
 POLICIES = ("naive", "caching", "planned")
 #: placeholder addresses start here: above every simulated HBM address (device
@@ -47,33 +47,20 @@ def _up(n: int) -> int:
     return -(-n // ALIGN) * ALIGN
 
 
-class DeferredMemory:
-    """The intermediate blocks of a program. ``alloc(nbytes)`` returns a placeholder
-    address (512 B aligned, >= VIRTUAL_BASE) placed later by :func:`place`; ``add(ptr,
-    nbytes)`` records a real allocation instead (naive runs, for the report);
-    ``owner(addr)`` is the base of the block holding ``addr`` (or None)."""
+class DeferredMemory(BlockIndex):
+    """The intermediate blocks of a program (a :class:`BlockIndex`). ``alloc(nbytes)``
+    returns a placeholder address (512 B aligned, >= VIRTUAL_BASE) placed later by
+    :func:`place`; ``add(ptr, nbytes)`` records a real allocation instead (naive runs,
+    for the report); ``owner(addr)`` is the base of the block holding ``addr`` (or None)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.next = VIRTUAL_BASE
-        self.bases: list[int] = []
-        self.sizes: dict[int, int] = {}
-
-    def add(self, base: int, nbytes: int) -> int:
-        bisect.insort(self.bases, base)
-        self.sizes[base] = nbytes
-        return base
 
     def alloc(self, nbytes: int) -> int:
         base = self.add(self.next, nbytes)
         self.next += _up(max(nbytes, 1))
         return base
-
-    def owner(self, addr: int) -> int | None:
-        k = bisect.bisect_right(self.bases, addr) - 1
-        if k < 0:
-            return None
-        base = self.bases[k]
-        return base if addr < base + max(self.sizes[base], 1) else None
 
 
 @dataclass
