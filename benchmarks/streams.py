@@ -137,6 +137,16 @@ def _pipeline(chip: str, n_req: int, seq: int, two_streams: bool) -> float:
         return end.elapsed_ms(start, end) * 1e3
 
 
+def _versus(title: str, ratio_col: str, base: tuple[str, float], other: tuple[str, float]) -> Table:
+    """A two-row table: each schedule's simulated total (us) and its speed-up over ``base``."""
+    t = Table(title=title)
+    for c in ("schedule", "total us", ratio_col):
+        t.add_column(c, justify="right")
+    for name, us in (base, other):
+        t.add_row(name, f"{us:.1f}", f"{base[1] / us:.2f}x")
+    return t
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--chip", default="ascend910b2")
@@ -157,22 +167,13 @@ def main(argv=None) -> int:
             rows[label].append((ns, n / (total / 1e3)))
             t.add_row(str(ns), f"{total:.1f}", f"{n / (total / 1e3):.2f}", f"{lat:.1f}", f"{base / total:.2f}x")
         con.print(t)
-    t = Table(title=f"{a.requests} requests, each uploading its input first (S=32)")
-    for c in ("schedule", "total us", "vs serial"):
-        t.add_column(c, justify="right")
-    ser = _overlap(a.chip, a.requests, 32, False)
-    ovl = _overlap(a.chip, a.requests, 32, True)
-    t.add_row("upload and compute on one stream", f"{ser:.1f}", "1.00x")
-    t.add_row("upload on a copy stream, events", f"{ovl:.1f}", f"{ser / ovl:.2f}x")
-    con.print(t)
-    t = Table(title=f"{a.requests} requests as a two-stage pipeline (S=32)")
-    for c in ("schedule", "total us", "vs one stream"):
-        t.add_column(c, justify="right")
-    one = _pipeline(a.chip, a.requests, 32, False)
-    two = _pipeline(a.chip, a.requests, 32, True)
-    t.add_row("both stages on one stream", f"{one:.1f}", "1.00x")
-    t.add_row("stage 1 on A, stage 2 on B, an event per request", f"{two:.1f}", f"{one / two:.2f}x")
-    con.print(t)
+    n = a.requests
+    con.print(_versus(f"{n} requests, each uploading its input first (S=32)", "vs serial",
+                      ("upload and compute on one stream", _overlap(a.chip, n, 32, False)),
+                      ("upload on a copy stream, events", _overlap(a.chip, n, 32, True))))
+    con.print(_versus(f"{n} requests as a two-stage pipeline (S=32)", "vs one stream",
+                      ("both stages on one stream", _pipeline(a.chip, n, 32, False)),
+                      ("stage 1 on A, stage 2 on B, an event per request", _pipeline(a.chip, n, 32, True))))
     if a.plot:
         import matplotlib
         matplotlib.use("Agg")
