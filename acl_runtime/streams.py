@@ -22,6 +22,10 @@ from .errors import AclError, as_int
 from .interrupt import run_until
 from .sanitizer import SANITIZER
 
+#: aclrtCreateStreamWithConfig's priority range: 0 is the highest, 7 the lowest
+STREAM_PRIORITY_HIGHEST = 0
+STREAM_PRIORITY_LOWEST = 7
+
 
 class Streams:
     """Streams and events of one ACL context. ``rt``: the
@@ -70,17 +74,44 @@ class Streams:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"stream {handle!r} does not exist (destroyed or never created)")
         return s
 
-    def create_stream(self) -> int:
-        """aclrtCreateStream. AclError 207008 once the device holds
-        ``MAX_STREAMS_PER_DEVICE`` streams (the default stream counts)."""
+    def captured_streams(self) -> int:
+        """Streams the device's live model run instances hold: one per stream in each
+        capture, from aclmdlRICaptureBegin until aclmdlRIDestroy [A]. CANN's
+        aclmdlRICaptureBegin reference warns that captured tasks keep streams in capture
+        state and use up the stream resources whose limit aclrtCreateStream documents
+        (hiascend.com, CANN 8.5 runtime API, aclcppdevg_03_1849)."""
+        m = self.__dict__.get("capture_manager")
+        if m is None:
+            return 0
+        dev = self.ctx.device
+        return sum(len(ri.streams) for ri in m.models.values() if ri.device is dev and not ri.destroyed)
+
+    def create_stream(self, priority: int = 0, flag: int = 0) -> int:
+        """aclrtCreateStream, or aclrtCreateStreamWithConfig(priority, flag). AclError
+        207008 once the device's streams (the default one included) plus the streams
+        held by captured graphs (:meth:`captured_streams`) reach ``MAX_STREAMS_PER_DEVICE``.
+
+        ``priority``: 0 is the highest and 7 the lowest; a value outside [0, 7] is
+        clamped to the nearer bound (CANN aclrtCreateStreamWithConfig, hiascend.com
+        CANN community edition runtime API aclcppdevg_03_0069). The core scheduler
+        honours it on every chip (npu_sim/hardware/cores.py); the CANN 9.0 commercial
+        reference marks it reserved (fixed 0) on Atlas A2/A3, so there it is a what-if.
+        ``flag`` (ACL_STREAM_FAST_LAUNCH 0x1, FAST_SYNC 0x2, ...) changes no simulated
+        time; any value is accepted, as CANN treats unknown flags as a plain stream.
+        AclError 100000 for a non-integer priority or flag."""
         dev = self.ctx.need_device()
-        if len(dev.streams) >= C.MAX_STREAMS_PER_DEVICE:
+        priority = min(max(as_int(priority, "stream priority"), STREAM_PRIORITY_HIGHEST), STREAM_PRIORITY_LOWEST)
+        as_int(flag, "stream flag")
+        held = self.captured_streams()
+        if len(dev.streams) + held >= C.MAX_STREAMS_PER_DEVICE:
             raise AclError(C.ACL_ERROR_RT_NO_STREAM_RESOURCE,
                            f"stream resources insufficient: the device already has {len(dev.streams)} streams (the "
-                           f"default one included) and allows {C.MAX_STREAMS_PER_DEVICE} (CANN aclrtCreateStream, "
-                           "Atlas A2); destroy streams you no longer use")
+                           f"default one included)" + (f" and captured graphs hold {held} more (aclmdlRIDestroy "
+                                                       "frees them)" if held else "") +
+                           f"; it allows {C.MAX_STREAMS_PER_DEVICE} (CANN aclrtCreateStream, Atlas A2); destroy "
+                           "streams you no longer use")
         self.profiler.host_span("create_stream")
-        return dev.create_stream().stream_id
+        return dev.create_stream(priority).stream_id
 
     def destroy_stream(self, handle) -> None:
         """aclrtDestroyStream: finishes the stream's work first; the default stream
