@@ -296,9 +296,14 @@ class Streams:
         dev = self.ctx.need_device()
         self._flush()
         self.profiler.host_span("synchronize", "aclrtSynchronizeDevice")
+        pending = [s.stream_id for s in dev.blocked_streams()] if SANITIZER.enabled else ()
+        end = 0.0
         for s in list(dev.streams.values()):
             self.wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
-        SANITIZER.synchronized()
+            end = max(end, dev.env.now) if s.stream_id in pending else end
+        if SANITIZER.enabled:
+            SANITIZER.device_sync(pending, end, self.ctx.clock.now_ns)
+            SANITIZER.synchronized()
 
     def synchronize_event(self, event) -> None:
         e = self.event(event)
