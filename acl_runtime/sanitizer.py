@@ -44,7 +44,7 @@ Findings are kept (:func:`findings`) and each is also issued as a :class:`Saniti
 from __future__ import annotations
 
 import os
-import traceback
+import sys
 import warnings
 from dataclasses import dataclass
 
@@ -120,10 +120,14 @@ class _Access:
 
 
 def _site() -> str:
-    """file:line of the innermost caller outside npu-sim's packages."""
-    for fr in reversed(traceback.extract_stack()[:-2]):
-        if not os.path.abspath(fr.filename).startswith(_OURS):
-            return f"{os.path.basename(fr.filename)}:{fr.lineno}"
+    """file:line of the innermost caller outside npu-sim's packages (a frame walk: no
+    source lines are read)."""
+    f = sys._getframe(2)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not os.path.abspath(fn).startswith(_OURS):
+            return f"{os.path.basename(fn)}:{f.f_lineno}"
+        f = f.f_back
     return "?"
 
 
