@@ -6,22 +6,10 @@ one copy of the weights, not four), so a run takes seconds. The wall-time cost o
 sanitizer is measured by ``python -m benchmarks.streams`` (a printed row, not a test)."""
 from __future__ import annotations
 
-import onnx
-import pytest
-from onnx import helper
-
 from acl_runtime import acl, sanitizer
 from acl_runtime.runtime import runtime
-
-
-def enqueue_program(prog) -> None:
-    """Phase 2 of every call of a prepared ``frontend.program.PreparedProgram`` on its
-    stream, with no synchronize (``launch_timed`` without the events and the wait)."""
-    ws, n = prog.workspace, prog.workspace_size
-    for i, c in enumerate(prog.calls):
-        if prog.call_workspaces is not None:
-            ws, n = prog.call_workspaces[i], c.workspace_size
-        assert c.launch(ws, n, c.executor, prog.stream) == 0
+from benchmarks.streams import enqueue_program
+from tests.frontend.test_cli_errors import relu_model  # noqa: F401  (a fixture)
 
 
 def test_light_resnet50_on_four_streams_reports_nothing(clean):
@@ -53,17 +41,6 @@ def test_light_resnet50_on_four_streams_reports_nothing(clean):
         assert b0 < a1
     finally:
         acl.finalize()
-
-
-@pytest.fixture
-def relu_model(tmp_path):
-    x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [64])
-    y = helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)
-    m = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
-                          opset_imports=[helper.make_opsetid("", 13)])
-    p = tmp_path / "relu.onnx"
-    onnx.save(m, p)
-    return p
 
 
 def test_cli_run_sanitize_prints_no_findings(clean, relu_model, capsys, tmp_path):
