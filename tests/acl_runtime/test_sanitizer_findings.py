@@ -163,3 +163,22 @@ def test_device_sync_over_two_busy_streams_is_fine():
         _relu(x, z, b)
         s.synchronize()
         assert s.findings == []
+
+
+def test_aclrtfree_then_reuse_on_another_stream_is_silent():
+    """aclrtFree waits for all queued work, so the bytes' next owner (a new allocation at
+    the same address, written on another stream) is ordered after the old tasks."""
+    with Session(chip="tiny", sanitize=True) as s:
+        a, b = s.stream(), s.stream()
+        x = s.to_device(np.ones(N, np.float32))
+        y = s.empty((N,), np.float32)
+        _relu(x, y, a)
+        ptr = y.ptr
+        y.free()
+        y2 = s.empty((N,), np.float32)
+        assert y2.ptr == ptr
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SanitizerWarning)
+            _relu(x, y2, b)
+            b.synchronize()
+        assert s.findings == []
