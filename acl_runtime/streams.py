@@ -13,6 +13,10 @@ A synchronizing call lets the device run (``npu_sim.Device.run_until``) until wh
 it waits for is done, then the host clock catches up with the device clock; the
 time the host waited is drawn on the host track. Stream handles are the device's
 stream ids (0 or None = the default stream); numpy integers are accepted.
+
+(Over 300 lines on purpose: the stream, event and synchronizing calls share the
+per-device record and wait logs that the deadlock report reads; split, each half
+would reach into the other's state.)
 """
 from __future__ import annotations
 
