@@ -24,6 +24,15 @@ def _kinds(s):
     return [f.kind for f in s.findings]
 
 
+def _assert_silent(program, *args) -> None:
+    """Run ``program(session, *args)`` sanitized: no SanitizerWarning, no finding."""
+    with Session(chip="tiny", sanitize=True) as s:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SanitizerWarning)
+            program(s, *args)
+        assert s.findings == []
+
+
 def _uaf(s: Session, fix: str | None, pool: bool):
     """A kernel on stream b reads x; then x's bytes go back to the host (``pool``
     False) or to stream a's caching pool (``pool`` True). ``fix``: "sync" (b is
@@ -99,11 +108,7 @@ def test_event_order_is_reported():
 
 
 def test_event_order_fixed_is_silent():
-    with Session(chip="tiny", sanitize=True) as s:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", SanitizerWarning)
-            _event_order(s, fixed=True)
-        assert s.findings == []
+    _assert_silent(_event_order, True)
 
 
 def test_a_wait_before_a_record_with_no_work_between_is_fine():
@@ -147,11 +152,7 @@ def test_needless_device_sync_is_a_warning_with_its_bubble():
 
 
 def test_stream_sync_instead_is_silent():
-    with Session(chip="tiny", sanitize=True) as s:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", SanitizerWarning)
-            _one_stream_then_sync(s, fixed=True)
-        assert s.findings == []
+    _assert_silent(_one_stream_then_sync, True)
 
 
 def test_device_sync_over_two_busy_streams_is_fine():
