@@ -50,6 +50,8 @@ class LaunchQueue:
             dev.submit_kernel(s, launch, t, fid)
         except KernelConfigError as e:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, str(e)) from None
+        if SANITIZER.enabled:   # no byte ranges known: it orders and names, it never races
+            SANITIZER.task(s.stream_id, launch.spec.name)
 
     def check_kernel(self, spec: KernelSpec) -> None:
         """Raise AclError (100000) if the current chip cannot run ``spec`` (a buffer

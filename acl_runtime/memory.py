@@ -60,6 +60,7 @@ class Memory:
         ptr = as_int(ptr, "free: device pointer", min_value=0)
         self.rt.run_device()
         self.ctx.clock.catch_up(dev.env.now)
+        SANITIZER.synchronized()   # the wait orders every earlier task before the bytes' next owner
         try:
             dev.memory.free(ptr)
         except DeviceMemoryError as e:

@@ -242,10 +242,15 @@ class Session:
         self._check_open()
         return Stream(self, 0)
 
-    def stream(self) -> Stream:
-        """aclrtCreateStream."""
+    def stream(self, *, priority: int = 0, flag: int = 0) -> Stream:
+        """aclrtCreateStream, or aclrtCreateStreamWithConfig when ``priority`` (0 the
+        highest .. 7 the lowest, clamped) or ``flag`` is given: the core scheduler serves
+        the waiting blocks of a higher-priority stream first. Raises AclError 207008
+        past the stream limit (captured graphs count against it)."""
         self._check_open()
         with raising():
+            if priority or flag:
+                return Stream(self, runtime().streams.create_stream(priority, flag))
             return Stream(self, runtime().create_stream())
 
     def event(self) -> Event:

@@ -13,6 +13,10 @@ A synchronizing call lets the device run (``npu_sim.Device.run_until``) until wh
 it waits for is done, then the host clock catches up with the device clock; the
 time the host waited is drawn on the host track. Stream handles are the device's
 stream ids (0 or None = the default stream); numpy integers are accepted.
+
+(Over 300 lines on purpose: the stream, event and synchronizing calls share the
+per-device record and wait logs that the deadlock report reads; split, each half
+would reach into the other's state.)
 """
 from __future__ import annotations
 
@@ -21,6 +25,10 @@ from .capture import manager as _capture
 from .errors import AclError, as_int
 from .interrupt import run_until
 from .sanitizer import SANITIZER
+
+#: aclrtCreateStreamWithConfig's priority range: 0 is the highest, 7 the lowest
+STREAM_PRIORITY_HIGHEST = 0
+STREAM_PRIORITY_LOWEST = 7
 
 
 class Streams:
@@ -70,17 +78,44 @@ class Streams:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"stream {handle!r} does not exist (destroyed or never created)")
         return s
 
-    def create_stream(self) -> int:
-        """aclrtCreateStream. AclError 207008 once the device holds
-        ``MAX_STREAMS_PER_DEVICE`` streams (the default stream counts)."""
+    def captured_streams(self) -> int:
+        """Streams the device's live model run instances hold: one per stream in each
+        capture, from aclmdlRICaptureBegin until aclmdlRIDestroy [A]. CANN's
+        aclmdlRICaptureBegin reference warns that captured tasks keep streams in capture
+        state and use up the stream resources whose limit aclrtCreateStream documents
+        (hiascend.com, CANN 8.5 runtime API, aclcppdevg_03_1849)."""
+        m = self.__dict__.get("capture_manager")
+        if m is None:
+            return 0
+        dev = self.ctx.device
+        return sum(len(ri.streams) for ri in m.models.values() if ri.device is dev and not ri.destroyed)
+
+    def create_stream(self, priority: int = 0, flag: int = 0) -> int:
+        """aclrtCreateStream, or aclrtCreateStreamWithConfig(priority, flag). AclError
+        207008 once the device's streams (the default one included) plus the streams
+        held by captured graphs (:meth:`captured_streams`) reach ``MAX_STREAMS_PER_DEVICE``.
+
+        ``priority``: 0 is the highest and 7 the lowest; a value outside [0, 7] is
+        clamped to the nearer bound (CANN aclrtCreateStreamWithConfig, hiascend.com
+        CANN community edition runtime API aclcppdevg_03_0069). The core scheduler
+        honours it on every chip (npu_sim/hardware/cores.py); the CANN 9.0 commercial
+        reference marks it reserved (fixed 0) on Atlas A2/A3, so there it is a what-if.
+        ``flag`` (ACL_STREAM_FAST_LAUNCH 0x1, FAST_SYNC 0x2, ...) changes no simulated
+        time; any value is accepted, as CANN treats unknown flags as a plain stream.
+        AclError 100000 for a non-integer priority or flag."""
         dev = self.ctx.need_device()
-        if len(dev.streams) >= C.MAX_STREAMS_PER_DEVICE:
+        priority = min(max(as_int(priority, "stream priority"), STREAM_PRIORITY_HIGHEST), STREAM_PRIORITY_LOWEST)
+        as_int(flag, "stream flag")
+        held = self.captured_streams()
+        if len(dev.streams) + held >= C.MAX_STREAMS_PER_DEVICE:
             raise AclError(C.ACL_ERROR_RT_NO_STREAM_RESOURCE,
                            f"stream resources insufficient: the device already has {len(dev.streams)} streams (the "
-                           f"default one included) and allows {C.MAX_STREAMS_PER_DEVICE} (CANN aclrtCreateStream, "
-                           "Atlas A2); destroy streams you no longer use")
+                           f"default one included)" + (f" and captured graphs hold {held} more (aclmdlRIDestroy "
+                                                       "frees them)" if held else "") +
+                           f"; it allows {C.MAX_STREAMS_PER_DEVICE} (CANN aclrtCreateStream, Atlas A2); destroy "
+                           "streams you no longer use")
         self.profiler.host_span("create_stream")
-        return dev.create_stream().stream_id
+        return dev.create_stream(priority).stream_id
 
     def destroy_stream(self, handle) -> None:
         """aclrtDestroyStream: finishes the stream's work first; the default stream
@@ -265,9 +300,14 @@ class Streams:
         dev = self.ctx.need_device()
         self._flush()
         self.profiler.host_span("synchronize", "aclrtSynchronizeDevice")
+        pending = [s.stream_id for s in dev.blocked_streams()] if SANITIZER.enabled else ()
+        end = 0.0
         for s in list(dev.streams.values()):
             self.wait(s.last, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
-        SANITIZER.synchronized()
+            end = max(end, dev.env.now) if s.stream_id in pending else end
+        if SANITIZER.enabled:
+            SANITIZER.device_sync(pending, end, self.ctx.clock.now_ns)
+            SANITIZER.synchronized()
 
     def synchronize_event(self, event) -> None:
         e = self.event(event)

@@ -19,6 +19,15 @@ times as a full run, no numbers), all times simulated:
    (the rest) on stream B, linked per request by an event; against both stages on
    one stream.
 
+4. **The host-bound case.** Many small ops (a Relu of 64 fp16 values each), issued
+   eagerly (phase 1 + phase 2 per op on the host clock) against one captured graph
+   replay per stream (``acl.mdl.ri_capture_begin`` / ``ri_capture_end`` once, then
+   ``ri_execute_async``: one host launch), on 1 and 4 streams. Here the host is the
+   bottleneck, so the time is the host's plus the tail of the device's; no gate.
+5. **The sanitizer's wall-time cost.** Light ResNet-50 as four requests on four
+   streams (timing-only), with and without the stream sanitizer: wall seconds and
+   their ratio (the issue asks for at most 2x), and the findings (none expected).
+
 Throughput is requests per simulated ms; latency per request is the mean time from
 its first task's start to its last task's end (device clock, from events). Every
 stream first waits on a "gate" event that is recorded only after the host has
@@ -28,13 +37,14 @@ clock) do not limit what the device can overlap: the tables measure the device.
 from __future__ import annotations
 
 import argparse
+import time
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 
 import opsnn
-from acl_runtime import Session
+from acl_runtime import Session, acl, sanitizer
 
 H = 768
 
@@ -137,6 +147,73 @@ def _pipeline(chip: str, n_req: int, seq: int, two_streams: bool) -> float:
         return end.elapsed_ms(start, end) * 1e3
 
 
+def _host_bound(chip: str, n_ops: int, n_streams: int, captured: bool) -> float:
+    """Simulated us from the first issue to the end of ``n_ops`` small Relus spread
+    over ``n_streams`` streams, eager or as one captured graph replay per stream."""
+    with Session(chip=chip, timing_only=True) as s:
+        streams = [s.stream() for _ in range(n_streams)]
+        bufs = [(s.empty((64,), np.float16), s.empty((64,), np.float16)) for _ in streams]
+
+        def issue(k: int) -> None:
+            x, y = bufs[k]
+            for _ in range(n_ops // n_streams):
+                opsnn.run_op(opsnn.aclnnReluGetWorkspaceSize, opsnn.aclnnRelu, x, y, stream=streams[k])
+
+        graphs = []
+        if captured:
+            for k, st in enumerate(streams):
+                assert acl.mdl.ri_capture_begin(st.handle, acl.mdl.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+                issue(k)
+                ri, ret = acl.mdl.ri_capture_end(st.handle)
+                assert ret == 0, acl.get_recent_err_msg()
+                graphs.append(ri)
+        for st in streams:
+            st.synchronize()
+        t0 = s.host_ns
+        for k, st in enumerate(streams):
+            if captured:
+                assert acl.mdl.ri_execute_async(graphs[k], st.handle) == 0
+            else:
+                issue(k)
+        for st in streams:
+            st.synchronize()
+        return (s.host_ns - t0) / 1e3
+
+
+def enqueue_program(prog) -> None:
+    """Phase 2 of every call of a prepared ``frontend.program.PreparedProgram`` on its
+    stream, with no synchronize (``launch_timed`` without its events and wait)."""
+    ws, n = prog.workspace, prog.workspace_size
+    for i, c in enumerate(prog.calls):
+        if prog.call_workspaces is not None:
+            ws, n = prog.call_workspaces[i], c.workspace_size
+        assert c.launch(ws, n, c.executor, prog.stream) == 0
+
+
+def resnet_on_streams(n_streams: int = 4, sanitize: bool = False, chip: str = "ascend910b2") -> tuple[float, list]:
+    """(wall seconds, sanitizer findings) of light ResNet-50 as ``n_streams`` requests,
+    one per stream, each with its own prepared program and planned memory, all
+    enqueued before the streams are synchronized (timing-only)."""
+    from frontend.cli.common import load_graph, resolve_model
+    from frontend.runner import ModelRunner
+    graph = load_graph(resolve_model("light_resnet50"))
+    t0 = time.perf_counter()
+    acl.init(chip=chip, timing_only=True)
+    try:
+        acl.rt.set_device(0)
+        sanitizer.enable(sanitize)
+        runners = [ModelRunner(graph, mode="graph", memory="planned") for _ in range(n_streams)]
+        for r in runners:
+            r.prepare()
+        for r in runners:
+            enqueue_program(r.program)
+        for r in runners:
+            assert acl.rt.synchronize_stream(r.program.stream) == 0
+        return time.perf_counter() - t0, sanitizer.findings()
+    finally:
+        acl.finalize()
+
+
 def _versus(title: str, ratio_col: str, base: tuple[str, float], other: tuple[str, float]) -> Table:
     """A two-row table: each schedule's simulated total (us) and its speed-up over ``base``."""
     t = Table(title=title)
@@ -151,6 +228,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--chip", default="ascend910b2")
     ap.add_argument("--requests", type=int, default=16, help="requests per measurement (default 16)")
+    ap.add_argument("--small-ops", type=int, default=256, help="ops in the host-bound case (default 256)")
     ap.add_argument("--plot", metavar="FILE.png", help="save throughput vs streams (needs matplotlib)")
     a = ap.parse_args(argv)
     con = Console()
@@ -174,6 +252,22 @@ def main(argv=None) -> int:
     con.print(_versus(f"{n} requests as a two-stage pipeline (S=32)", "vs one stream",
                       ("both stages on one stream", _pipeline(a.chip, n, 32, False)),
                       ("stage 1 on A, stage 2 on B, an event per request", _pipeline(a.chip, n, 32, True))))
+    t = Table(title=f"host-bound: {a.small_ops} small ops (Relu of 64 fp16), eager vs captured graph replay")
+    for c in ("streams", "eager us", "graph replay us", "replay speed-up"):
+        t.add_column(c, justify="right")
+    for ns in (1, 4):
+        eager, graph = _host_bound(a.chip, a.small_ops, ns, False), _host_bound(a.chip, a.small_ops, ns, True)
+        t.add_row(str(ns), f"{eager:.1f}", f"{graph:.1f}", f"{eager / graph:.2f}x")
+    con.print(t)
+    resnet_on_streams(1, False)   # warm-up: first-use costs (imports, compiled programs) in neither row
+    plain, _ = resnet_on_streams(4, False)
+    san, found = resnet_on_streams(4, True)
+    t = Table(title="stream sanitizer cost: light ResNet-50, 4 requests on 4 streams (timing-only, wall time)")
+    for c in ("run", "wall s", "vs plain", "findings"):
+        t.add_column(c, justify="right")
+    t.add_row("plain", f"{plain:.2f}", "1.00x", "-")
+    t.add_row("sanitized", f"{san:.2f}", f"{san / plain:.2f}x", str(len(found)) if found else "none")
+    con.print(t)
     if a.plot:
         import matplotlib
         matplotlib.use("Agg")

@@ -83,12 +83,15 @@ class KernelConfigError(Exception):
 @dataclass
 class Stream:
     """A hardware stream: an in-order task queue. ``last`` is the SimPy process of
-    the newest task (the next task waits on it)."""
+    the newest task (the next task waits on it). ``priority``: 0 (highest) .. 7
+    (lowest), as aclrtCreateStreamWithConfig takes it; the core scheduler serves the
+    waiting blocks of a higher priority first (hardware/cores.py)."""
 
     stream_id: int
     last: simpy.Event | None = None
     errors: list[str] = field(default_factory=list)
     task_count: int = 0
+    priority: int = 0
 
 
 @dataclass
@@ -183,8 +186,8 @@ class Device:
         self._next_id += 1
         return self._next_id
 
-    def create_stream(self) -> Stream:
-        s = Stream(self._new_id())
+    def create_stream(self, priority: int = 0) -> Stream:
+        s = Stream(self._new_id(), priority=priority)
         self.streams[s.stream_id] = s
         return s
 
@@ -270,8 +273,9 @@ class Device:
         dispatch = self.chip.block_dispatch_ns
         mix = kind is CoreType.MIX
         release = sched.release
+        prio = stream.priority
         for prog in spec.blocks:
-            got = sched.acquire(kind)
+            got = sched.acquire(kind, prio)
             if isinstance(got, simpy.Event):
                 got = yield got
             if mix:

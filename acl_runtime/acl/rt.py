@@ -67,6 +67,15 @@ def create_stream():
     return runtime().create_stream()
 
 
+@value_status(0)
+def create_stream_with_config(priority: int, flag: int):
+    """aclrtCreateStreamWithConfig -> (stream, ret). ``priority``: 0 (highest) to 7
+    (lowest), clamped into that range; the core scheduler serves a higher-priority
+    stream's waiting blocks first. ``flag``: ACL_STREAM_FAST_LAUNCH (0x1) etc., no
+    effect on simulated time. 207008 past the stream limit, as create_stream."""
+    return runtime().streams.create_stream(priority, flag)
+
+
 @status_only
 def destroy_stream(stream):
     """aclrtDestroyStream (finishes the stream's work first)."""

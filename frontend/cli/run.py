@@ -191,6 +191,9 @@ def cmd_run(args, console: Console) -> int:
         raise CliError(acl.get_recent_err_msg())
     from acl_runtime import profiler
     profiler.set_level(args.trace_level)
+    from acl_runtime import sanitizer
+    if getattr(args, "sanitize", False):
+        sanitizer.enable(True)
     try:
         runner = ModelRunner(graph, mode=args.mode, disable_passes=args.disable_pass, memory=args.memory)
         with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -201,6 +204,7 @@ def cmd_run(args, console: Console) -> int:
             tr = prog.add_task("execute (simulate)", total=max(len(runner.calls), 1))
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)   # NaN/inf inputs: the check reports them
+                warnings.simplefilter("ignore", sanitizer.SanitizerWarning)   # printed below
                 result = runner.run(feeds, lambda i, n: prog.update(tr, completed=i))
         records = profiling.kernel_records()
         peak = profiling.peak_memory_bytes()
@@ -262,6 +266,11 @@ def cmd_run(args, console: Console) -> int:
                   ref_s=ref_s, top=args.top, mode=args.mode)
     from ..memory import print_memory
     print_memory(console, mem_report, full=args.memory_report)
+    if getattr(args, "sanitize", False):
+        for f in sanitizer.findings():
+            console.print(f"[yellow]sanitizer:[/] {escape(str(f))}", highlight=False)
+        if not sanitizer.findings():
+            console.print("sanitizer: no findings", highlight=False)
     for err in write_errors:
         err_console = Console(stderr=True, width=console.width)
         err_console.print(f"[red]error:[/] {escape(err)}", highlight=False)

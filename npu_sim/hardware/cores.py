@@ -57,14 +57,19 @@ class CoreScheduler:
     """Hands free cores to blocks. :meth:`acquire` returns at once (no SimPy event)
     when the cores are free and nobody who could use them is waiting; otherwise it
     returns an event that fires with them. Waiters are served first come, first
-    served among those that compete for the same cores.
+    served among those that compete for the same cores, except that a waiter of a
+    higher stream priority (a smaller number: aclrtCreateStreamWithConfig takes 0, the
+    highest, to 7, the lowest) goes before every waiter of a lower one when cores free
+    up. A block already running is never preempted. With every priority equal the
+    order is plain FIFO (the sort is skipped until a non-default priority is seen).
 
     A block of kind AIC gets an AIC :class:`Core`; AIV gets an AIV (on a coupled
     chip, an AI Core when no vector core is free); MIX gets a tuple ``(aic, aiv,
     aiv)`` of one AI Core's group.
     """
 
-    __slots__ = ("env", "cores", "free", "sources", "waiters", "waiting", "conflicts", "coupled")
+    __slots__ = ("env", "cores", "free", "sources", "waiters", "waiting", "conflicts", "coupled",
+                 "prioritized")
 
     def __init__(self, env, chip: ChipConfig, cores: dict[CoreType, list[Core]]):
         self.env = env
@@ -80,6 +85,7 @@ class CoreScheduler:
         self.conflicts = {k: tuple(o for o in CoreType if units[o] & units[k]) for k in CoreType}
         self.waiters: list = []
         self.waiting = {k: 0 for k in CoreType}
+        self.prioritized = False   # True once a waiter with a non-default priority was queued
 
     def capacity(self, kind: CoreType) -> int:
         """How many blocks of ``kind`` can run at once on an otherwise idle chip."""
@@ -109,15 +115,18 @@ class CoreScheduler:
                 return c
         return None
 
-    def acquire(self, kind: CoreType):
-        """A free core (or MIX group), or a SimPy event whose value is one."""
+    def acquire(self, kind: CoreType, priority: int = 0):
+        """A free core (or MIX group), or a SimPy event whose value is one.
+        ``priority``: the stream's (0 highest .. 7 lowest; default 0)."""
         waiting = self.waiting
         if not self.waiters or not any(waiting[k] for k in self.conflicts[kind]):
             got = self._take(kind)
             if got is not None:
                 return got
         ev = self.env.event()
-        self.waiters.append((kind, ev))
+        self.waiters.append((kind, ev, priority))
+        if priority:
+            self.prioritized = True
         waiting[kind] += 1
         return ev
 
@@ -131,10 +140,12 @@ class CoreScheduler:
 
     def _serve(self) -> None:
         w = self.waiters
+        if self.prioritized:
+            w.sort(key=_priority)   # stable: FIFO within one priority
         i = 0
         blocked: set = set()
         while i < len(w):
-            kind, ev = w[i]
+            kind, ev, _ = w[i]
             # FIFO among competitors: once a kind is stuck, later waiters sharing its cores wait too
             got = None if blocked & set(self.sources[kind]) else self._take(kind)
             if got is None:
@@ -144,3 +155,7 @@ class CoreScheduler:
             del w[i]
             self.waiting[kind] -= 1
             ev.succeed(got)
+
+
+def _priority(waiter) -> int:
+    return waiter[2]
