@@ -192,6 +192,19 @@ class TraceRecorder:
         pf = self._pack_from
         return pf + len(self._packed) + sum(1 for _ in _entries(self._items, pf))
 
+    def span_counts(self) -> tuple[int, int]:
+        """(spans, of which pipe spans) recorded so far, without building ``spans``
+        (for a trace size estimate before writing)."""
+        pf = self._pack_from
+        items = self._items
+        pipes = sum(1 for s in items[:pf] if s.cat == "pipe") + self._packed.kind.count(1)
+        rest = 0
+        for e in _entries(items, pf):
+            rest += 1
+            if type(e) is tuple and len(e) == 6:
+                pipes += 1
+        return pf + len(self._packed) + rest, pipes
+
     def __repr__(self) -> str:
         return f"TraceRecorder(enabled={self.enabled}, spans={len(self)}, counters={len(self.counters)})"
 
