@@ -71,7 +71,16 @@ def limit_blas_threads() -> None:
     if _blas_limited:
         return
     _blas_limited = True
-    n = int(os.environ.get(BLAS_THREADS_ENV, "1") or 1)
+    raw = os.environ.get(BLAS_THREADS_ENV, "").strip()
+    try:
+        n = int(raw, 10) if raw else 1
+    except ValueError:
+        n = -1
+    if n < 0:   # one line naming the variable (acl_runtime.env's form; npu_sim cannot import it)
+        import sys
+        sys.stderr.write(f"npu-sim: warning: {BLAS_THREADS_ENV}={raw!r} is not valid "
+                         "(a whole number >= 0); using 1\n")
+        n = 1
     if n > 0:
         from threadpoolctl import threadpool_limits
         threadpool_limits(limits=n, user_api="blas")
