@@ -1,5 +1,8 @@
 """Compact storage for per-kernel records and span args: typed columns, interned names.
 
+(Over 300 lines on purpose: the dict columns, the span columns and the spool they
+both spill to are one storage format, read and written together.)
+
 Why: a dict per kernel (``Device.kernel_records``) plus its trace args cost about
 2 KB of host memory per launch even with the trace off, and 4.4 KB with pipe spans:
 a long run grew without a bound (issue 16, "memory and size guards"; issue 17,
@@ -16,7 +19,10 @@ their leaves in typed columns: floats in an ``array('d')``, ints in an
 interned by value (so nothing stored is tracked by the garbage collector, and
 equal shape lists of many launches are one object). A stored dict costs 8 bytes a
 leaf plus 12 bytes of index, against ~80 bytes a leaf as a dict of boxed floats.
-Reading rebuilds an equal dict, same key order, same value types (a float stays a
+Every :data:`SPILL_EVERY` dicts, the full segment of columns is pickled to an
+anonymous temporary file (:class:`_Spool`) and dropped from memory, so host memory
+stays bounded however long the run: what remains per stored dict is nothing but
+the file's bytes. Reading rebuilds an equal dict, same key order, same value types (a float stays a
 float, an int an int), so ``json.dumps`` of a read is byte-identical to one of the
 original. Lists and tuples read back as copies; other objects held by reference
 (unpicklable lists included) are the stored objects themselves.
@@ -26,14 +32,60 @@ indexing and slicing (dicts rebuilt on read), iteration, ``==`` against a list.
 """
 from __future__ import annotations
 
+import os
 import pickle
+import tempfile
 from array import array
 from typing import Any, Iterator
 
 _F, _I, _S, _O, _T, _P = 0, 1, 2, 3, 4, 5   # leaf tags: float, int (64-bit), interned str, object,
 #                                             static (from the static dict), pickled (a list or tuple)
 _MISSING = object()
+#: stored dicts per segment: a full segment is spilled (pickled typed columns) to an
+#: anonymous temporary file, so host memory stays bounded however many are stored
+SPILL_EVERY = 1 << 14
 _INT_MIN, _INT_MAX = -(1 << 63), (1 << 63) - 1
+
+
+class _Spool:
+    """Pickled segments appended to an anonymous temporary file (in ``tempfile``'s
+    folder: ``$TMPDIR``, else /tmp; removed by the OS when closed or at exit), read
+    back by number with the last one read kept."""
+
+    __slots__ = ("_file", "_segs", "_last")
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile(prefix="npu_sim_spool_")
+        self._segs: list[tuple[int, int]] = []
+        self._last: tuple[int, Any] | None = None
+
+    def __len__(self) -> int:
+        return len(self._segs)
+
+    def write(self, blob: bytes) -> None:
+        f = self._file
+        f.seek(0, os.SEEK_END)
+        self._segs.append((f.tell(), len(blob)))
+        f.write(blob)
+
+    def read(self, k: int):
+        if self._last is None or self._last[0] != k:
+            off, n = self._segs[k]
+            self._file.flush()
+            self._file.seek(off)
+            self._last = (k, pickle.loads(self._file.read(n)))
+        return self._last[1]
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _dump(columns) -> bytes | None:
+    """``columns`` pickled, or None when a leaf cannot be pickled (then nothing spills)."""
+    try:
+        return pickle.dumps(columns, pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - correct, merely unbounded
+        return None
 
 
 class DictColumns:
@@ -42,7 +94,7 @@ class DictColumns:
     :meth:`get` rebuilds the dict stored at that index (a new dict each call)."""
 
     __slots__ = ("_shapes", "_shape_ids", "_sid", "_f", "_i", "_o", "_fo", "_io", "_oo", "_strs",
-                 "_statics", "_static_ids", "_st", "_pickles")
+                 "_statics", "_static_ids", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok")
 
     def __init__(self) -> None:
         self._shapes: list[tuple] = []              # shape id -> shape
@@ -56,15 +108,48 @@ class DictColumns:
         self._statics: list[dict] = [{}]            # static id -> dict (kept alive); 0: none
         self._static_ids: dict[int, int] = {}
         self._st = array("i")                       # per dict: its static id
+        self._base = 0                              # dicts spilled to the spool file (they come first)
+        self._spool: _Spool | None = None           # opened at the first spill
+        self._seg_size = 0
+        self._spill_ok = True
 
     def __len__(self) -> int:
-        return len(self._sid)
+        return self._base + len(self._sid)
+
+    def _columns(self) -> tuple:
+        return (self._sid, self._st, self._f, self._i, self._o, self._fo, self._io, self._oo)
 
     def clear(self) -> None:
         """Forget every stored dict (the interned shapes stay)."""
         for col in (self._sid, self._f, self._i, self._fo, self._io, self._oo, self._st):
             del col[:]
         self._o.clear()
+        if self._spool is not None:
+            self._spool.close()
+        self._spool, self._base, self._spill_ok = None, 0, True
+
+    def _spill(self) -> None:
+        """Move the in-memory segment to the spool file (pickled columns) and start an
+        empty one. A segment holding an unpicklable leaf stops spilling (kept in memory)."""
+        blob = _dump(self._columns())
+        if blob is None:
+            self._spill_ok = False
+            return
+        if self._spool is None:
+            self._spool = _Spool()
+        self._spool.write(blob)
+        self._seg_size = self._seg_size or len(self._sid)
+        self._base += len(self._sid)
+        for col in (self._sid, self._f, self._i, self._fo, self._io, self._oo, self._st):
+            del col[:]
+        self._o.clear()
+
+    def _segment(self, index: int) -> tuple[tuple, int]:
+        """(columns, local index) of stored dict ``index`` (0 <= index < len)."""
+        if index >= self._base:
+            return self._columns(), index - self._base
+        seg, local = divmod(index, self._seg_size)
+        return self._spool.read(seg), local
 
     def _flatten(self, d: dict, f, i, o, static: dict | None = None) -> tuple:
         strs = self._strs
@@ -120,16 +205,24 @@ class DictColumns:
             sid = self._shape_ids[shape] = len(self._shapes)
             self._shapes.append(shape)
         self._sid.append(sid)
-        return len(self._sid) - 1
+        n = self._base + len(self._sid) - 1
+        if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
+            self._spill()
+        return n
 
     def get(self, index: int) -> dict:
         """The dict stored at ``index`` (negative counts from the end); IndexError past the end."""
-        sid = self._sid[index]
-        return _build(self._shapes[sid], self._f, self._i, self._o,
-                      [self._fo[index], self._io[index], self._oo[index]], self._statics[self._st[index]])[0]
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("stored dict index out of range")
+        (sid, st, f, i, o, fo, io, oo), j = self._segment(index)
+        return _build(self._shapes[sid[j]], f, i, o, [fo[j], io[j], oo[j]], self._statics[st[j]])[0]
 
     def nbytes(self) -> int:
-        """Host bytes of the columns (not the interned shapes or strings, nor objects)."""
+        """Host bytes of the in-memory columns (not the interned shapes or strings, nor
+        objects, nor what was spilled to the spool file)."""
         return sum(c.itemsize * len(c) for c in (self._sid, self._f, self._i, self._fo, self._io, self._oo,
                                                  self._st)) \
             + 8 * len(self._o)
@@ -221,7 +314,8 @@ class SpanColumns:
     Nothing stored is tracked by the garbage collector (strings, tuples of strings
     and bytes only), apart from kind-2 entries and unpicklable args."""
 
-    __slots__ = ("kind", "track", "name", "cat", "t0", "dur", "x", "y", "flag", "args", "objs", "_ids", "_names")
+    __slots__ = ("kind", "track", "name", "cat", "t0", "dur", "x", "y", "flag", "args", "objs", "_ids", "_names",
+                 "_spool", "_spilled", "_spilled_pipes", "_spill_ok")
 
     def __init__(self) -> None:
         self.kind, self.flag = array("b"), array("b")
@@ -232,9 +326,38 @@ class SpanColumns:
         self.objs: list = []
         self._ids: dict = {}
         self._names: list = []
+        self._spool: _Spool | None = None
+        self._spilled = 0       # entries in the spool (segments of SPILL_EVERY, spilled whole)
+        self._spilled_pipes = 0
+        self._spill_ok = True
 
     def __len__(self) -> int:
-        return len(self.kind)
+        return self._spilled + len(self.kind)
+
+    def pipe_count(self) -> int:
+        """Pipe spans stored (spilled ones included)."""
+        return self._spilled_pipes + self.kind.count(1)
+
+    def _cols(self) -> tuple:
+        return (self.kind, self.track, self.name, self.cat, self.t0, self.dur, self.x, self.y, self.flag)
+
+    def _maybe_spill(self) -> None:
+        """Every SPILL_EVERY entries: move the in-memory columns (and their kept
+        objects, indexed per segment) to the spool file."""
+        if len(self.kind) < SPILL_EVERY or not self._spill_ok:
+            return
+        blob = _dump(self._cols() + (self.objs,))
+        if blob is None:
+            self._spill_ok = False
+            return
+        if self._spool is None:
+            self._spool = _Spool()
+        self._spool.write(blob)
+        self._spilled += len(self.kind)
+        self._spilled_pipes += self.kind.count(1)
+        for col in self._cols():
+            del col[:]
+        self.objs.clear()
 
     def _id(self, v) -> int:
         i = self._ids.get(v)
@@ -253,6 +376,7 @@ class SpanColumns:
         self.dur.append(0.0)
         self.y.append(0)
         self.flag.append(0)
+        self._maybe_spill()
 
     def add_span(self, track, name, start, dur, cat, args, flow_id, flow_out, cache: dict) -> None:
         """One span's fields (``args`` stored once per pass for dicts shared by
@@ -280,6 +404,7 @@ class SpanColumns:
         self.x.append(ai)
         self.y.append(_NONE if flow_id is None else flow_id)
         self.flag.append(flow_out)
+        self._maybe_spill()
 
     def add_pipe(self, e) -> None:
         """One pipe entry ``(track, name, start, dur, tile, nbytes)``."""
@@ -297,18 +422,25 @@ class SpanColumns:
         self.x.append(tile)
         self.y.append(nbytes)
         self.flag.append(0)
+        self._maybe_spill()
 
     def entries(self):
         """The stored entries in order, each as the recorder had it: a 6-tuple (pipe),
         an 8-tuple (span, args rebuilt once per stored args dict) or the kept entry."""
-        names, objs, args = self._names, self.objs, self.args
         built: dict[int, dict] = {}
-        for j in range(len(self.kind)):
-            k = self.kind[j]
+        for k in range(len(self._spool) if self._spool is not None else 0):
+            yield from self._segment_entries(self._spool.read(k), built)
+        yield from self._segment_entries(self._cols() + (self.objs,), built)
+
+    def _segment_entries(self, seg: tuple, built: dict):
+        kind, track, name, cat, t0, dur, x, y, flag, objs = seg
+        names, args = self._names, self.args
+        for j in range(len(kind)):
+            k = kind[j]
             if k == 1:
-                yield (names[self.track[j]], names[self.name[j]], self.t0[j], self.dur[j], self.x[j], self.y[j])
+                yield (names[track[j]], names[name[j]], t0[j], dur[j], x[j], y[j])
             elif k == 0:
-                ai = self.x[j]
+                ai = x[j]
                 if ai == -1:
                     a = None
                 elif ai < -1:
@@ -317,14 +449,17 @@ class SpanColumns:
                     a = built.get(ai)
                     if a is None:
                         a = built[ai] = args.get(ai)
-                fid = self.y[j]
-                yield (names[self.track[j]], names[self.name[j]], self.t0[j], self.dur[j], names[self.cat[j]], a,
-                       None if fid == _NONE else fid, bool(self.flag[j]))
+                fid = y[j]
+                yield (names[track[j]], names[name[j]], t0[j], dur[j], names[cat[j]], a,
+                       None if fid == _NONE else fid, bool(flag[j]))
             else:
-                yield objs[self.x[j]]
+                yield objs[x[j]]
 
     def clear(self) -> None:
         for col in (self.kind, self.flag, self.track, self.name, self.cat, self.t0, self.dur, self.x, self.y):
             del col[:]
         self.args.clear()
         self.objs.clear()
+        if self._spool is not None:
+            self._spool.close()
+        self._spool, self._spilled, self._spilled_pipes, self._spill_ok = None, 0, 0, True

@@ -197,7 +197,7 @@ class TraceRecorder:
         (for a trace size estimate before writing)."""
         pf = self._pack_from
         items = self._items
-        pipes = sum(1 for s in items[:pf] if s.cat == "pipe") + self._packed.kind.count(1)
+        pipes = sum(1 for s in items[:pf] if s.cat == "pipe") + self._packed.pipe_count()
         rest = 0
         for e in _entries(items, pf):
             rest += 1

@@ -12,6 +12,7 @@ import json
 import tracemalloc
 
 import numpy as np
+import pytest
 
 import opsnn
 from acl_runtime import acl, profiler
@@ -131,3 +132,68 @@ def test_host_memory_per_launch_is_small_at_off_and_kernels():
     kernels = _bytes_per_launch("kernels", 1000)
     assert off < 700, off
     assert kernels < 1400, kernels
+
+
+def test_spilled_segments_read_back_exactly(monkeypatch):
+    """With small segments, most stored dicts live in the spool file; reads (random,
+    negative, slices, iteration) give what was stored, and clear() drops the file."""
+    import npu_sim.records as R
+    monkeypatch.setattr(R, "SPILL_EVERY", 7)
+    recs = KernelRecords()
+    static = {"shapes": [[4, 4]], "dtype": "float16"}
+    src = [dict(static, name=f"op{k % 3}", start_ns=float(k), dur_ns=k / 3, stream=k % 2,
+                pipe_busy_ns={"MTE2": k * 1.5}) for k in range(50)]
+    for d in src:
+        recs.append(d, static)
+    assert len(recs) == 50 and recs._cols._base == 49 and len(recs._cols._spool) == 7
+    assert list(recs) == src and recs[3] == src[3] and recs[-1] == src[-1] and recs[10:20] == src[10:20]
+    assert recs[45] == src[45] and recs[0] == src[0] and recs[0]["shapes"] is static["shapes"]
+    with pytest.raises(IndexError):
+        recs[50]
+    recs.clear()
+    assert len(recs) == 0 and recs._cols._spool is None
+
+
+def test_unpicklable_leaf_stops_spilling_but_stays_correct(monkeypatch):
+    import npu_sim.records as R
+    monkeypatch.setattr(R, "SPILL_EVERY", 4)
+    fn = lambda: None  # noqa: E731
+    cols = DictColumns()
+    for k in range(10):
+        cols.add({"k": k, "f": fn if k == 5 else None})
+    assert [cols.get(k)["k"] for k in range(10)] == list(range(10)) and cols.get(5)["f"] is fn
+
+
+def test_host_memory_stays_bounded_with_spilling(monkeypatch):
+    """With segments of 256 records, retained host bytes per launch at level off fall
+    far below the ~270 B of the in-memory columns: what stays is one segment."""
+    import npu_sim.records as R
+    monkeypatch.setattr(R, "SPILL_EVERY", 256)
+    off = _bytes_per_launch("off", 2000)
+    assert off < 150, off
+
+
+def test_spilled_spans_read_back_in_order(monkeypatch):
+    """A recorder whose packed spans spill in segments of 5 gives the same spans as
+    one that keeps them all in memory."""
+    import npu_sim.records as R
+    from npu_sim.trace import TraceRecorder
+
+    def record(rec):
+        shared = {"kernel": "Add", "shapes": [[2, 3]]}
+        for i in range(23):
+            rec.span(("host", "thread 0"), "aclnnAdd", float(i), 1.0, "host", shared, i, True)
+            rec.span(("device 0", "stream 1"), "Add", float(i), 2.0, "task", {"dur": i / 7, "n": i}, i)
+            rec.pipe_span(("device 0", "AIV0 MTE2"), "MTE2", float(i), 0.5, i, 64 * i)
+            if i % 4 == 3:
+                rec.pack()
+        rec.span(("host", "thread 0"), "odd", 1, 1.0, "host", "not a dict")
+        rec.pack()
+        return rec
+    ref = record(TraceRecorder())
+    ref_counts, ref_spans = ref.span_counts(), ref.spans
+    monkeypatch.setattr(R, "SPILL_EVERY", 5)
+    small = record(TraceRecorder())
+    assert small._packed._spilled > 40 and len(small) == len(ref_spans) == 70
+    assert small.span_counts() == ref_counts == (70, 23)
+    assert small.spans == ref_spans
