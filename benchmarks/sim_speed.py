@@ -23,8 +23,10 @@ exponent of a least-squares fit of log(wall) on log(work). Linear: exponent ~1.
 Also prints the wall time per tiny kernel (the chain's slope). Then host memory
 against N: the same chain at trace levels "off" and "kernels", N = 100 .. 100,000
 (``--quick``: .. 3000), retained host bytes (tracemalloc, after a collection) per
-kernel and the fitted exponent of log(bytes) on log(N): linear storage, ~1, at a
-few hundred bytes per kernel (npu_sim/records.py).
+kernel and the fitted exponent of log(bytes) on log(N). Records and packed spans
+are typed columns (a few hundred bytes per kernel, npu_sim/records.py) spilled to a
+temporary file every 16,384 entries, so beyond that the retained bytes stop growing:
+the exponent is ~1 for the --quick sizes and well below 1 over the full range.
 
 Wall times on a shared machine are noisy: read the ratios of one run, not absolutes.
 """

@@ -80,12 +80,16 @@ class _Spool:
         self._file.close()
 
 
-def _dump(columns) -> bytes | None:
-    """``columns`` pickled, or None when a leaf cannot be pickled (then nothing spills)."""
+def _spill(spool: _Spool | None, columns) -> _Spool | None:
+    """Append ``columns`` pickled to ``spool`` (opened here when None) and return it;
+    None when a leaf cannot be pickled (the caller then keeps everything in memory)."""
     try:
-        return pickle.dumps(columns, pickle.HIGHEST_PROTOCOL)
+        blob = pickle.dumps(columns, pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - correct, merely unbounded
         return None
+    spool = spool if spool is not None else _Spool()
+    spool.write(blob)
+    return spool
 
 
 class DictColumns:
@@ -131,13 +135,11 @@ class DictColumns:
     def _spill(self) -> None:
         """Move the in-memory segment to the spool file (pickled columns) and start an
         empty one. A segment holding an unpicklable leaf stops spilling (kept in memory)."""
-        blob = _dump(self._columns())
-        if blob is None:
+        spool = _spill(self._spool, self._columns())
+        if spool is None:
             self._spill_ok = False
             return
-        if self._spool is None:
-            self._spool = _Spool()
-        self._spool.write(blob)
+        self._spool = spool
         self._seg_size = self._seg_size or len(self._sid)
         self._base += len(self._sid)
         for col in (self._sid, self._f, self._i, self._fo, self._io, self._oo, self._st):
@@ -346,13 +348,11 @@ class SpanColumns:
         objects, indexed per segment) to the spool file."""
         if len(self.kind) < SPILL_EVERY or not self._spill_ok:
             return
-        blob = _dump(self._cols() + (self.objs,))
-        if blob is None:
+        spool = _spill(self._spool, self._cols() + (self.objs,))
+        if spool is None:
             self._spill_ok = False
             return
-        if self._spool is None:
-            self._spool = _Spool()
-        self._spool.write(blob)
+        self._spool = spool
         self._spilled += len(self.kind)
         self._spilled_pipes += self.kind.count(1)
         for col in self._cols():

@@ -30,7 +30,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from .conftest import relu_model
+from .conftest import assert_binding_refuses, assert_pythonic_refuses, call_main, relu_model
 from .test_hostile_sweep import _chip, _file, _npz
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -210,11 +210,7 @@ TRACE = _trace_cases()
 def test_fresh_npu_trace(case, tmp_path, capsys):
     from traces.cli import main
     name, argv = case
-    try:
-        code = main(argv(tmp_path))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
+    code, out, err = call_main(main, argv(tmp_path), capsys)
     assert "Traceback" not in out + err, (name, out, err)
     assert code in (1, 2) and err.strip(), (name, code, out, err)
     if (tmp_path / "ok.json").exists():   # the input trace is never overwritten
@@ -335,11 +331,10 @@ def test_fresh_binding(case, npu):
     from acl_runtime import acl
     name, call = case
     ret = call()
-    status = ret[-1] if isinstance(ret, tuple) else ret
-    if status is None or (not isinstance(status, int) and name.startswith(("tensor", "scalar", "intarray"))):
-        status = 1 if status is None else 0   # aclCreate* return None on failure, as CANN returns nullptr
-    assert isinstance(status, int) and status != 0, (name, ret)
-    assert acl.get_recent_err_msg(), name
+    if ret is None:             # aclCreate* return None on failure, as CANN returns nullptr
+        assert acl.get_recent_err_msg(), name
+        return
+    assert_binding_refuses(name, ret)
 
 
 # ------------------------------------------------------------------ the Pythonic layer
@@ -376,13 +371,7 @@ PYTHONIC = _pythonic_cases()
 
 @pytest.mark.parametrize("case", PYTHONIC, ids=[c[0] for c in PYTHONIC])
 def test_fresh_pythonic(case):
-    from acl_runtime import Session
-    from acl_runtime.errors import AclRuntimeError
-    name, call = case
-    with Session("tiny") as s:
-        with pytest.raises(AclRuntimeError) as e:
-            call(s)
-        assert str(e.value), name
+    assert_pythonic_refuses(*case)
 
 
 def test_fresh_count():
