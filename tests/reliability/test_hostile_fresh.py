@@ -119,6 +119,8 @@ def _sim_cases():
             d, "u.onnx", [helper.make_node("Relu", ["nowhere"], ["y"])], [_vi("x")], [_vi("y")]), *Q]),
         ("model-external-data-missing", "err", lambda d, m: ["run", _external(d), *Q]),
         ("model-tall-input", "err", lambda d, m: ["run", relu_model(d / "tall.onnx", shape=(10 ** 12, 1)), *Q]),
+        ("weights-exceed-hbm", "err", lambda d, m: ["run", _gather_model(d, 1 << 19), *Q[2:],
+                                                    "--chip", _chip(d, hbm_bytes=1 << 20)]),
         ("info-dir", "err", lambda d, m: ["info", str(d)]),
         ("info-empty", "ok", lambda d, m: ["info", ""]),
         ("chips-extra-arg", "err", lambda d, m: ["chips", "extra"]),
@@ -134,6 +136,13 @@ def _sim_cases():
         ("save-outputs-empty", "ok", lambda d, m: ["run", m, *Q, "--save-outputs", ""]),
     ]
     return c
+
+
+def _gather_model(d, n: int) -> str:
+    """y = Gather(w, x): a weight of ``n`` float32 that no fold removes (the index is an input)."""
+    w = helper.make_tensor("w", TensorProto.FLOAT, [n], np.ones(n, np.float32).tobytes(), raw=True)
+    return _model(d, "gather.onnx", [helper.make_node("Gather", ["w", "x"], ["y"])],
+                  [_vi("x", TensorProto.INT64, (1,))], [_vi("y", shape=(1,))], [w])
 
 
 def _external(d) -> str:
