@@ -31,6 +31,8 @@ HOST_TRACK = ("host", "thread 0")
 MEMORY_COUNTER = ("device memory", "in use (bytes)")
 #: trace levels of :meth:`Profiler.set_level`, most detailed first
 TRACE_LEVELS = ("pipes", "kernels", "off")
+#: mean Chrome-JSON bytes per event (:meth:`Profiler.estimate_trace_bytes`)
+PIPE_SPAN_BYTES, OTHER_SPAN_BYTES, COUNTER_BYTES = 135, 270, 110
 
 
 class Profiler:
@@ -150,6 +152,20 @@ class Profiler:
         spans += device[d0:]
         return spans, list(self.host.counters) + list(dev.recorder.counters), dev.trace_metadata()
 
+    def estimate_trace_bytes(self) -> tuple[int, int]:
+        """(estimated bytes of the JSON trace :meth:`write_trace` would write now, spans
+        recorded), from the span counts alone (no trace is built). Per event, the
+        means of the Chrome JSON of light ResNet-50 and MiniLM runs: a pipe span
+        about 135 B, another span (host call, stream task with its args) about 270 B,
+        a counter sample about 110 B; within ~10% of the written size there."""
+        dev = self.ctx.device
+        n, pipes = self.host.span_counts()
+        counters = len(self.host.counters)
+        if dev is not None:
+            dn, dp = dev.recorder.span_counts()
+            n, pipes, counters = n + dn, pipes + dp, counters + len(dev.recorder.counters)
+        return PIPE_SPAN_BYTES * pipes + OTHER_SPAN_BYTES * (n - pipes) + COUNTER_BYTES * counters, n
+
     def trace_data(self, metadata: dict | None = None):
         """:meth:`trace_records` as a :class:`traces.TraceData` (``metadata`` merged
         over the chip facts), which every ``traces`` analysis accepts."""
@@ -206,6 +222,11 @@ def trace_data(metadata: dict | None = None):
 def write_trace(path, metadata: dict | None = None) -> Path:
     """Run queued work to completion and write the trace (``Runtime.write_trace``)."""
     return _rt().write_trace(path, metadata)
+
+
+def estimate_trace_bytes() -> tuple[int, int]:
+    """(estimated trace bytes, spans) of what is recorded so far (:meth:`Profiler.estimate_trace_bytes`)."""
+    return _rt().profiler.estimate_trace_bytes()
 
 
 def clear() -> None:

@@ -19,7 +19,6 @@ opsnn reaches the runtime only through :mod:`acl_runtime.launch`.
 """
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from npu_sim import Device
@@ -31,7 +30,7 @@ from .interrupt import run_until
 from .launch_queue import LaunchQueue
 from .memory import Memory
 from .profiler import HOST_TRACK, Profiler
-from .sanitizer import SANITIZER
+from .sanitizer import SANITIZER, sanitize_from_env
 from .streams import Streams
 
 
@@ -94,7 +93,7 @@ class Runtime:
         (``NPU_SIM_SANITIZE=1`` turns it on)."""
         self.context.init(chip, backed)
         SANITIZER.reset()
-        SANITIZER.enabled = os.environ.get("NPU_SIM_SANITIZE", "") == "1"
+        SANITIZER.enabled = sanitize_from_env()
 
     def finalize(self) -> None:
         """aclFinalize: finish all queued work, then forget every device, buffer,

@@ -131,11 +131,19 @@ def _site() -> str:
     return "?"
 
 
+def sanitize_from_env() -> bool:
+    """``$NPU_SIM_SANITIZE``: 1/on/yes/true turn the sanitizer on, 0/off/no/false
+    (or unset) leave it off; another value gets one warning line (acl_runtime.env)."""
+    from .env import env_choice
+    words = {w: "1" for w in ("1", "on", "yes", "true")} | {w: "0" for w in ("0", "off", "no", "false")}
+    return env_choice("NPU_SIM_SANITIZE", "0", words) == "1"
+
+
 class Sanitizer:
     """The happens-before tracker. All methods are no-ops unless :attr:`enabled`."""
 
     def __init__(self) -> None:
-        self.enabled = os.environ.get("NPU_SIM_SANITIZE", "") == "1"
+        self.enabled = sanitize_from_env()
         self.reset()
 
     def reset(self) -> None:

@@ -20,7 +20,13 @@ Part 2 -- scaling, timing-only, trace level "kernels": a chain of N Add 1x768
 (fp16) kernels, N = 100 .. 3000 (``--quick``: .. 1000), and one Matmul n x n x n,
 n = 256 .. 2048 (tiles grow as n^3); prints wall time, host memory and the
 exponent of a least-squares fit of log(wall) on log(work). Linear: exponent ~1.
-Also prints the wall time per tiny kernel (the chain's slope).
+Also prints the wall time per tiny kernel (the chain's slope). Then host memory
+against N: the same chain at trace levels "off" and "kernels", N = 100 .. 100,000
+(``--quick``: .. 3000), retained host bytes (tracemalloc, after a collection) per
+kernel and the fitted exponent of log(bytes) on log(N). Records and packed spans
+are typed columns (a few hundred bytes per kernel, npu_sim/records.py) spilled to a
+temporary file every 16,384 entries, so beyond that the retained bytes stop growing:
+the exponent is ~1 for the --quick sizes and well below 1 over the full range.
 
 Wall times on a shared machine are noisy: read the ratios of one run, not absolutes.
 """
@@ -219,6 +225,45 @@ def part2(quick: bool) -> None:
         print(f"  n={n:5d}  wall {w:7.3f} s")
     print(f"  fitted exponent (wall ~ (n^3)^k): k = {_fit([s ** 3 for s in sizes], walls):.2f}")
     acl.finalize()
+    memory_scaling(quick, session)
+
+
+def memory_scaling(quick: bool, session) -> None:
+    """Retained host bytes of a chain of N tiny Add kernels against N (module docstring)."""
+    import gc
+    import tracemalloc
+
+    import opsnn
+    from acl_runtime import acl, profiler
+
+    ns = [100, 300, 1000, 3000] + ([] if quick else [10000, 30000, 100000])
+    print("host memory of a chain of N Add 1x768 kernels (timing-only; tracemalloc, retained after the run):")
+    for level in ("off", "kernels"):
+        grown = []
+        for n in ns:
+            h = session()
+            profiler.set_level(level)
+            _, x = h.empty((1, 768), np.float16)
+            _, y = h.empty((1, 768), np.float16)
+            ws, ex, ret = opsnn.aclnnAddGetWorkspaceSize(x, x, 1.0, y)
+            opsnn.aclSetAclOpExecutorRepeatable(ex)
+            opsnn.aclnnAdd(0, ws, ex, 0)
+            acl.rt.synchronize_device()
+            gc.collect()
+            tracemalloc.start()
+            base = tracemalloc.get_traced_memory()[0]
+            for i in range(n):
+                opsnn.aclnnAdd(0, ws, ex, 0)
+                if i % 1000 == 999:
+                    acl.rt.synchronize_device()
+            acl.rt.synchronize_device()
+            gc.collect()
+            grown.append(max(tracemalloc.get_traced_memory()[0] - base, 1))
+            tracemalloc.stop()
+            acl.finalize()
+        rows = "  ".join(f"N={n}: {g / n:,.0f} B/kernel" for n, g in zip(ns, grown))
+        print(f"  level {level:7s} {rows}")
+        print(f"  level {level:7s} fitted exponent (bytes ~ N^k): k = {_fit(ns, grown):.2f}")
 
 
 def main(argv=None) -> int:

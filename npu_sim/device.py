@@ -26,6 +26,7 @@ from .hardware.bandwidth import BandwidthServer, l2_read_bytes_per_ns, sustained
 from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import L2Cache
 from .metrics import kernel_metrics
+from .records import KernelRecords
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, KernelSpec, MixBlockProgram, Pipe
 from .trace import TraceRecorder
@@ -70,7 +71,16 @@ def limit_blas_threads() -> None:
     if _blas_limited:
         return
     _blas_limited = True
-    n = int(os.environ.get(BLAS_THREADS_ENV, "1") or 1)
+    raw = os.environ.get(BLAS_THREADS_ENV, "").strip()
+    try:
+        n = int(raw, 10) if raw else 1
+    except ValueError:
+        n = -1
+    if n < 0:   # one line naming the variable (acl_runtime.env's form; npu_sim cannot import it)
+        import sys
+        sys.stderr.write(f"npu-sim: warning: {BLAS_THREADS_ENV}={raw!r} is not valid "
+                         "(a whole number >= 0); using 1\n")
+        n = 1
     if n > 0:
         from threadpoolctl import threadpool_limits
         threadpool_limits(limits=n, user_api="blas")
@@ -144,7 +154,8 @@ class Device:
         self.events: dict[int, HwEvent] = {}
         self._next_id = 0
         self.pipe_busy_ns: dict[str, float] = {}
-        self.kernel_records: list[dict[str, Any]] = []
+        #: completed kernels, oldest first (compact typed storage, npu_sim/records.py)
+        self.kernel_records = KernelRecords()
 
     def compiled(self, prog, aiv_split: int = 1) -> CompiledProgram:
         """``prog``'s stage costs on this chip, compiled once (cached by identity)."""
@@ -298,11 +309,13 @@ class Device:
             used = {unit: min(n, sched.capacity(kind))}
         met = kernel_metrics(self.chip, dur, busy_out, {p.value: b for p, b in stats.fixed.items()}, stats.core_ns,
                              used, spec.flops, stats.gm_bytes, stats.hbm_bytes, stats.l2_hit_bytes)
-        args = dict(self.spec_args(spec), task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
+        static = self.spec_args(spec)
+        args = dict(static, task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
                     pipe_busy_ns=busy_out, gm_bytes=stats.gm_bytes, hbm_bytes=stats.hbm_bytes,
                     l2_hit_bytes=stats.l2_hit_bytes, **met)
         self._l2_counters(args, stats)
-        self.kernel_records.append(dict(name=spec.name, stream=stream.stream_id, start_ns=t0, dur_ns=dur, **args))
+        self.kernel_records.append(dict(name=spec.name, stream=stream.stream_id, start_ns=t0, dur_ns=dur, **args),
+                                   static)
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)
 

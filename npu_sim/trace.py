@@ -8,9 +8,10 @@ these into JSON; nothing here knows that format.
 """
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass
 from typing import Any
+
+from .records import SpanColumns
 
 
 @dataclass(slots=True)
@@ -55,22 +56,6 @@ _MARK = _SpanMark()
 _FLAT = 9   # the mark + the 8 Span fields
 
 
-def _pack_args(args, cache: dict):
-    """``args`` as pickled bytes (atomic, so a packed entry holding it is untracked by
-    the garbage collector); shared dicts are pickled once per pass (``cache`` by id,
-    safe because every dict in the pass is alive). Unpicklable args stay as they are."""
-    if args is None:
-        return None
-    hit = cache.get(id(args))
-    if hit is None:
-        try:
-            hit = pickle.dumps(args, pickle.HIGHEST_PROTOCOL)
-        except Exception:  # noqa: BLE001 - keep the object itself: correct, merely gc-tracked
-            hit = args
-        cache[id(args)] = hit
-    return hit
-
-
 def _entries(seq, start: int = 0):
     """The entries of a recorder list from ``start``: a flat span (mark + 8 fields) as
     an 8-tuple, anything else (a pipe 6-tuple, a Span) as it is."""
@@ -99,19 +84,21 @@ class TraceRecorder:
       tile, bytes)`` through the append function :meth:`pipe_sink` returns (the
       inlined form of :meth:`pipe_span`, used by ``npu_sim.hardware.pipeline``);
     * :meth:`pack` -- whenever the runtime synchronizes (and every
-      :data:`PACK_EVERY` entries) -- moves what was recorded since into a chunk:
-      a tuple of tuples of atomic values (str, float, int, bytes, None; args
-      pickled to bytes), which the collector stops tracking once it has seen it.
+      :data:`PACK_EVERY` entries) -- moves what was recorded since into typed
+      columns (``npu_sim.records.SpanColumns``: interned track and name ids,
+      float64 times, args dicts as ``DictColumns``), about 46 bytes a span plus
+      8 a non-shared args leaf, none of it tracked by the collector.
 
     Why: a long run keeps hundreds of thousands of spans. Kept as ``Span`` objects
     (and args dicts) they are all tracked, every full collection walks them, and
     phase-2 calls slowed down as the trace grew (``benchmarks/trace_gc.py``
-    measures it). ``args`` round-trip exactly through pickle (a read gives a copy;
-    spans that shared one args dict share one copy); args that cannot be pickled
-    are kept as they are.
+    measures it), and a dict per span cost ~5 KB of host memory per launch (issue
+    16). ``args`` round-trip exactly: same keys in order, same value types (a read
+    gives a copy; spans that shared one args dict in a pass share one copy); args
+    that are not dicts, and leaves that cannot be pickled, are kept as they are.
     """
 
-    __slots__ = ("enabled", "pipes", "_items", "counters", "_chunks", "_pack_from", "_packed")
+    __slots__ = ("enabled", "pipes", "_items", "counters", "_packed", "_pack_from")
 
     def __init__(self, enabled: bool = True, spans: list[Span] | None = None,
                  counters: list[Counter] | None = None):
@@ -120,8 +107,7 @@ class TraceRecorder:
         #: records stay, so the trace holds one span per task, not one per tile stage
         self.pipes = True
         self._items: list = list(spans) if spans else []   # _items[:_pack_from] are Span objects
-        self._chunks: list[tuple] = []   # packed entries, recorded after _items[:_pack_from]
-        self._packed = 0                 # entries in _chunks
+        self._packed = SpanColumns()     # packed entries, recorded after _items[:_pack_from]
         self._pack_from = len(self._items)
         self.counters: list[Counter] = list(counters) if counters else []
 
@@ -131,13 +117,11 @@ class TraceRecorder:
         is the recorder's own: read it again after more recording."""
         items = self._items
         pf = self._pack_from
-        if self._chunks or pf < len(items):
-            thawed: dict[int, Any] = {}
-            tail = [_thaw(e, thawed) for chunk in self._chunks for e in chunk]
-            tail += [_thaw(e, thawed) for e in _entries(items, pf)]
+        if len(self._packed) or pf < len(items):
+            tail = [_thaw(e) for e in self._packed.entries()]
+            tail += [_thaw(e) for e in _entries(items, pf)]
             items[pf:] = tail          # in place: the pipeline appends through a cached list.append
-            self._chunks.clear()
-            self._packed = 0
+            self._packed.clear()
             self._pack_from = len(items)
         return items
 
@@ -158,25 +142,23 @@ class TraceRecorder:
         pf = self._pack_from
         if pf >= len(items):
             return
-        cache: dict[int, Any] = {}
+        cache: dict[int, int] = {}
         seg = items[pf:]
-        out: list = []
-        append = out.append
+        packed = self._packed
+        add_span, add_pipe = packed.add_span, packed.add_pipe
         i, n = 0, len(seg)
         while i < n:
             e = seg[i]
             if e is _MARK:
-                a = seg[i + 6]
-                append((seg[i + 1], seg[i + 2], seg[i + 3], seg[i + 4], seg[i + 5],
-                        None if a is None else _pack_args(a, cache), seg[i + 7], seg[i + 8]))
+                add_span(*seg[i + 1:i + _FLAT], cache)
                 i += _FLAT
-            else:
-                append(e)
+            elif type(e) is tuple and len(e) == 6:
+                add_pipe(e)
                 i += 1
-        chunk = tuple(out)
+            else:
+                packed._other(e)
+                i += 1
         del items[pf:]                 # in place (see spans)
-        self._chunks.append(chunk)
-        self._packed += len(chunk)
 
     def pipe_span(self, track: tuple[str, str], name: str, start_ns: float, dur_ns: float, tile: int,
                   nbytes: int) -> None:
@@ -200,15 +182,28 @@ class TraceRecorder:
     def clear(self) -> None:
         """Forget every span and counter (a cached :meth:`pipe_sink` stays valid)."""
         self._items.clear()
-        self._chunks.clear()
-        self._packed = self._pack_from = 0
+        self._packed.clear()
+        self._pack_from = 0
         self.counters.clear()
 
     def __len__(self) -> int:
         """Spans recorded so far: constant time right after :meth:`pack` or a read of
         :attr:`spans`, else linear in the entries recorded since."""
         pf = self._pack_from
-        return pf + self._packed + sum(1 for _ in _entries(self._items, pf))
+        return pf + len(self._packed) + sum(1 for _ in _entries(self._items, pf))
+
+    def span_counts(self) -> tuple[int, int]:
+        """(spans, of which pipe spans) recorded so far, without building ``spans``
+        (for a trace size estimate before writing)."""
+        pf = self._pack_from
+        items = self._items
+        pipes = sum(1 for s in items[:pf] if s.cat == "pipe") + self._packed.pipe_count()
+        rest = 0
+        for e in _entries(items, pf):
+            rest += 1
+            if type(e) is tuple and len(e) == 6:
+                pipes += 1
+        return pf + len(self._packed) + rest, pipes
 
     def __repr__(self) -> str:
         return f"TraceRecorder(enabled={self.enabled}, spans={len(self)}, counters={len(self.counters)})"
@@ -218,18 +213,10 @@ def _drop(entry) -> None:
     """The pipe sink of a recorder that keeps no pipe spans."""
 
 
-def _thaw(e, thawed: dict[int, Any]) -> Span:
-    """A recorder entry (Span, pipe 6-tuple, or span 8-tuple with args as a dict or
-    pickled) as a Span; ``thawed`` maps pickled args (by id) to the dict already
-    rebuilt from them."""
+def _thaw(e) -> Span:
+    """A recorder entry (Span, pipe 6-tuple, or span 8-tuple) as a Span."""
     if type(e) is Span:
         return e
     if len(e) == 6:
         return Span(e[0], e[1], e[2], e[3], "pipe", {"tile": e[4], "bytes": e[5]} if e[5] else {"tile": e[4]})
-    a = e[5]
-    if type(a) is bytes:
-        args = thawed.get(id(a))
-        if args is None:
-            args = thawed[id(a)] = pickle.loads(a)
-        a = args
-    return Span(e[0], e[1], e[2], e[3], e[4], a, e[6], e[7])
+    return Span(*e)

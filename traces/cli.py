@@ -34,6 +34,17 @@ PROG = "npu-trace"
 _T = {"metavar": "TRACE", "help": "trace file (.json or .json.gz; any Chrome trace)"}
 
 
+def _width(text: str) -> int:
+    """A --width: an int of at least 20 characters (argparse says so in one line)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 20:
+        raise argparse.ArgumentTypeError(f"must be at least 20 characters, got {n}")
+    return n
+
+
 def _selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--window", metavar="START:END", help="only this time window, in ns (units ns/us/ms allowed; "
                                                          "either end may be empty), e.g. 1ms:3ms")
@@ -80,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--tracks", default="streams,cores", metavar="KINDS",
                    help="comma-separated: streams, cores (pipes of a core merged), pipes (default streams,cores)")
     v.add_argument("--collapse", action="store_true", help="one row per core type instead of per core")
-    v.add_argument("--width", type=int, metavar="N", help="width in characters (default: the terminal's)")
+    v.add_argument("--width", type=_width, metavar="N", help="width in characters (default: the terminal's)")
     v.add_argument("--svg", metavar="OUT", help="also save the view as SVG (rich's export)")
     v.add_argument("-i", "--interactive", action="store_true",
                    help="pan/zoom with the keys, show a span's args, jump along the critical path (needs textual)")
@@ -116,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
                                    "print the text timeline instead and exit 1.")
     t.add_argument("trace", **_T)
     t.add_argument("--out", metavar="PNG", help="write an image here (needs matplotlib)")
-    t.add_argument("--width", type=int, default=None, metavar="N",
+    t.add_argument("--width", type=_width, default=None, metavar="N",
                    help="text width in characters (default: the terminal's)")
     t.add_argument("--track", action="append", default=[], metavar="TEXT",
                    help='only tracks whose "process / thread" name contains TEXT (repeatable), e.g. "stream"')

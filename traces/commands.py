@@ -112,6 +112,10 @@ def export(args, console: Console) -> int:
     from . import export as ex
     if not (args.png or args.csv or args.msprof_csv or args.html):
         raise CommandError("export needs at least one of --png, --csv, --msprof-csv, --html")
+    import os
+    for out in (args.png, args.csv, args.msprof_csv, args.html):
+        if out and os.path.exists(out) and os.path.samefile(out, args.trace):
+            raise CommandError(f"output {out} is the input trace: choose another path")
     kinds = _tracks(args.tracks)
     data = _select(args, load(args.trace))
     code = 0

@@ -131,6 +131,22 @@ def rel_error(got: np.ndarray, ref: np.ndarray) -> float:
     return float(diff.max() / denom)
 
 
+#: estimated trace size (bytes) above which `npu-sim run` warns before writing it
+TRACE_WARN_BYTES = 256 * 2**20
+
+
+def _warn_trace_size(console: Console, level: str) -> None:
+    """Before writing the trace: warn when its estimated size (from the span count,
+    ``Profiler.estimate_trace_bytes``) is over :data:`TRACE_WARN_BYTES`, naming the
+    lighter levels."""
+    from acl_runtime import profiler
+    est, spans = profiler.estimate_trace_bytes()
+    if est > TRACE_WARN_BYTES:
+        lighter = " or ".join(f"--trace-level {lv}" for lv in ("kernels", "off") if lv != level)
+        console.print(f"[yellow]warning:[/] the trace will be about {est / 2**20:,.0f} MiB ({spans:,} spans at "
+                      f"level {level}); {lighter} writes less", highlight=False)
+
+
 def cmd_run(args, console: Console) -> int:
     from acl_runtime import acl
     from npu_sim import get_chip
@@ -211,6 +227,7 @@ def cmd_run(args, console: Console) -> int:
         mem_report = runner.memory_report()
         trace_path = None
         if trace_file is not None:
+            _warn_trace_size(console, args.trace_level)
             trace_error = write_atomically(trace_file, lambda tmp: profiling.write_trace(
                 tmp, metadata={"model": str(path), "chip": chip.name, "mode": args.mode}))
             if trace_error is None:

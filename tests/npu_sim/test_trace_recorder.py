@@ -83,10 +83,10 @@ def test_packed_chunks_are_not_tracked_by_the_garbage_collector():
     rec.pack()
     gc.collect()
     gc.collect()
-    entries = [e for chunk in rec._chunks for e in chunk]
-    assert len(entries) == 6000
-    assert not any(gc.is_tracked(e) for e in entries)
-    assert not any(gc.is_tracked(c) for c in rec._chunks)
+    packed = rec._packed
+    assert len(packed) == 6000
+    held = packed.objs + packed._names + packed.args._o    # every object the columns reference
+    assert not any(gc.is_tracked(e) for e in held)
     assert len(rec.spans) == 6000
 
 

@@ -35,4 +35,34 @@ def relu(tmp_path):
     return relu_model(tmp_path / "relu.onnx")
 
 
-__all__ = ["relu_model", "np"]
+def call_main(main, argv, capsys) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of a CLI ``main(argv)`` run in process (argparse's
+    SystemExit gives its code)."""
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_binding_refuses(name, ret) -> None:
+    """A binding call refused cleanly: a non-zero int status (the last item of a
+    tuple) and a recent-error message."""
+    from acl_runtime import acl
+    status = ret[-1] if isinstance(ret, tuple) else ret
+    assert isinstance(status, int) and status != 0, (name, ret)
+    assert acl.get_recent_err_msg(), name
+
+
+def assert_pythonic_refuses(name, call) -> None:
+    """``call(session)`` on a fresh tiny Session raises an ``AclRuntimeError`` with a message."""
+    from acl_runtime import Session
+    from acl_runtime.errors import AclRuntimeError
+    with Session("tiny") as s:
+        with pytest.raises(AclRuntimeError) as e:
+            call(s)
+        assert str(e.value), name
+
+
+__all__ = ["relu_model", "np", "call_main", "assert_binding_refuses", "assert_pythonic_refuses"]

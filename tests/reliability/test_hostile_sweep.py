@@ -21,7 +21,7 @@ import json
 import numpy as np
 import pytest
 
-from .conftest import relu_model
+from .conftest import assert_binding_refuses, assert_pythonic_refuses, call_main, relu_model
 
 # ---------------------------------------------------------------------------- npu-sim CLI
 T = ("--chip", "tiny", "--no-progress", "--trace", "")
@@ -185,11 +185,7 @@ TRACE = _trace_cases()
 def test_npu_trace_cli(case, tmp_path, capsys):
     from traces.cli import main
     name, argv = case
-    try:
-        code = main(argv(tmp_path))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
+    code, out, err = call_main(main, argv(tmp_path), capsys)
     assert code in (1, 2), (name, code, out, err)
     assert "Traceback" not in out + err and err.strip(), (name, out, err)
 
@@ -272,9 +268,7 @@ def test_binding(case, npu):
         ret = acl.rt.free(ptr)
     else:
         ret = call()
-    status = ret[-1] if isinstance(ret, tuple) else ret
-    assert isinstance(status, int) and status != 0, (name, ret)
-    assert acl.get_recent_err_msg(), name
+    assert_binding_refuses(name, ret)
 
 
 # ---------------------------------------------------------------------------- the Pythonic layer
@@ -326,13 +320,7 @@ PYTHONIC = _pythonic_cases()
 
 @pytest.mark.parametrize("case", PYTHONIC, ids=[c[0] for c in PYTHONIC])
 def test_pythonic(case):
-    from acl_runtime import Session
-    from acl_runtime.errors import AclRuntimeError
-    name, call = case
-    with Session("tiny") as s:
-        with pytest.raises(AclRuntimeError) as e:
-            call(s)
-        assert str(e.value), name
+    assert_pythonic_refuses(*case)
 
 
 def test_sweep_count():

@@ -1,0 +1,465 @@
+"""Compact storage for per-kernel records and span args: typed columns, interned names.
+
+(Over 300 lines on purpose: the dict columns, the span columns and the spool they
+both spill to are one storage format, read and written together.)
+
+Why: a dict per kernel (``Device.kernel_records``) plus its trace args cost about
+2 KB of host memory per launch even with the trace off, and 4.4 KB with pipe spans:
+a long run grew without a bound (issue 16, "memory and size guards"; issue 17,
+"trace memory grows without a bound"). A record is a dict of ~25 str keys whose
+values are mostly floats and ints, with three small nested dicts (per pipe busy ns,
+pipe ratios, per core type ns); the keys and the nesting repeat from one launch of an
+op to the next.
+
+:class:`DictColumns` stores such dicts as a *shape* (the keys in order, the type of
+each leaf and the shape of each nested dict, interned: one per distinct layout) and
+their leaves in typed columns: floats in an ``array('d')``, ints in an
+``array('q')``, strings interned (one object per distinct string) and anything else
+(None, bools, big ints) as object references, lists and tuples pickled to bytes
+interned by value (so nothing stored is tracked by the garbage collector, and
+equal shape lists of many launches are one object). A stored dict costs 8 bytes a
+leaf plus 12 bytes of index, against ~80 bytes a leaf as a dict of boxed floats.
+Every :data:`SPILL_EVERY` dicts, the full segment of columns is pickled to an
+anonymous temporary file (:class:`_Spool`) and dropped from memory, so host memory
+stays bounded however long the run: what remains per stored dict is nothing but
+the file's bytes. Reading rebuilds an equal dict, same key order, same value types (a float stays a
+float, an int an int), so ``json.dumps`` of a read is byte-identical to one of the
+original. Lists and tuples read back as copies; other objects held by reference
+(unpicklable lists included) are the stored objects themselves.
+
+:class:`KernelRecords` is the sequence ``Device.kernel_records`` returns: ``len``,
+indexing and slicing (dicts rebuilt on read), iteration, ``==`` against a list.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+from array import array
+from typing import Any, Iterator
+
+_F, _I, _S, _O, _T, _P = 0, 1, 2, 3, 4, 5   # leaf tags: float, int (64-bit), interned str, object,
+#                                             static (from the static dict), pickled (a list or tuple)
+_MISSING = object()
+#: stored dicts per segment: a full segment is spilled (pickled typed columns) to an
+#: anonymous temporary file, so host memory stays bounded however many are stored
+SPILL_EVERY = 1 << 14
+_INT_MIN, _INT_MAX = -(1 << 63), (1 << 63) - 1
+
+
+class _Spool:
+    """Pickled segments appended to an anonymous temporary file (in ``tempfile``'s
+    folder: ``$TMPDIR``, else /tmp; removed by the OS when closed or at exit), read
+    back by number with the last one read kept."""
+
+    __slots__ = ("_file", "_segs", "_last")
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile(prefix="npu_sim_spool_")
+        self._segs: list[tuple[int, int]] = []
+        self._last: tuple[int, Any] | None = None
+
+    def __len__(self) -> int:
+        return len(self._segs)
+
+    def write(self, blob: bytes) -> None:
+        f = self._file
+        f.seek(0, os.SEEK_END)
+        self._segs.append((f.tell(), len(blob)))
+        f.write(blob)
+
+    def read(self, k: int):
+        if self._last is None or self._last[0] != k:
+            off, n = self._segs[k]
+            self._file.flush()
+            self._file.seek(off)
+            self._last = (k, pickle.loads(self._file.read(n)))
+        return self._last[1]
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _spill(spool: _Spool | None, columns) -> _Spool | None:
+    """Append ``columns`` pickled to ``spool`` (opened here when None) and return it;
+    None when a leaf cannot be pickled (the caller then keeps everything in memory)."""
+    try:
+        blob = pickle.dumps(columns, pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - correct, merely unbounded
+        return None
+    spool = spool if spool is not None else _Spool()
+    spool.write(blob)
+    return spool
+
+
+class DictColumns:
+    """Dicts (str keys; leaves of any type; nested dicts of the same kind) stored as
+    interned shapes plus typed leaf columns. :meth:`add` returns an index,
+    :meth:`get` rebuilds the dict stored at that index (a new dict each call)."""
+
+    __slots__ = ("_shapes", "_shape_ids", "_sid", "_f", "_i", "_o", "_fo", "_io", "_oo", "_strs",
+                 "_statics", "_static_ids", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok")
+
+    def __init__(self) -> None:
+        self._shapes: list[tuple] = []              # shape id -> shape
+        self._shape_ids: dict[tuple, int] = {}
+        self._sid = array("i")                      # per dict: its shape id
+        self._f, self._i = array("d"), array("q")   # leaf columns
+        self._o: list = []
+        self._fo, self._io, self._oo = array("q"), array("q"), array("q")   # per dict: its first leaf in each
+        self._strs: dict[str, str] = {}
+        self._pickles: dict[bytes, bytes] = {}      # lists and tuples, pickled and interned by value
+        self._statics: list[dict] = [{}]            # static id -> dict (kept alive); 0: none
+        self._static_ids: dict[int, int] = {}
+        self._st = array("i")                       # per dict: its static id
+        self._base = 0                              # dicts spilled to the spool file (they come first)
+        self._spool: _Spool | None = None           # opened at the first spill
+        self._seg_size = 0
+        self._spill_ok = True
+
+    def __len__(self) -> int:
+        return self._base + len(self._sid)
+
+    def _columns(self) -> tuple:
+        return (self._sid, self._st, self._f, self._i, self._o, self._fo, self._io, self._oo)
+
+    def clear(self) -> None:
+        """Forget every stored dict (the interned shapes stay)."""
+        for col in (self._sid, self._f, self._i, self._fo, self._io, self._oo, self._st):
+            del col[:]
+        self._o.clear()
+        if self._spool is not None:
+            self._spool.close()
+        self._spool, self._base, self._spill_ok = None, 0, True
+
+    def _spill(self) -> None:
+        """Move the in-memory segment to the spool file (pickled columns) and start an
+        empty one. A segment holding an unpicklable leaf stops spilling (kept in memory)."""
+        spool = _spill(self._spool, self._columns())
+        if spool is None:
+            self._spill_ok = False
+            return
+        self._spool = spool
+        self._seg_size = self._seg_size or len(self._sid)
+        self._base += len(self._sid)
+        for col in (self._sid, self._f, self._i, self._fo, self._io, self._oo, self._st):
+            del col[:]
+        self._o.clear()
+
+    def _segment(self, index: int) -> tuple[tuple, int]:
+        """(columns, local index) of stored dict ``index`` (0 <= index < len)."""
+        if index >= self._base:
+            return self._columns(), index - self._base
+        seg, local = divmod(index, self._seg_size)
+        return self._spool.read(seg), local
+
+    def _flatten(self, d: dict, f, i, o, static: dict | None = None) -> tuple:
+        strs = self._strs
+        shape = []
+        miss = _MISSING
+        for k, v in d.items():
+            t = type(v)
+            if static is not None and static.get(k, miss) is v:
+                shape.append((k, _T))
+            elif t is float:
+                f.append(v)
+                shape.append((k, _F))
+            elif t is int and _INT_MIN <= v <= _INT_MAX:
+                i.append(v)
+                shape.append((k, _I))
+            elif t is str:
+                o.append(strs.setdefault(v, v))
+                shape.append((k, _S))
+            elif t is dict:
+                shape.append((k, self._flatten(v, f, i, o)))   # nested: no static part
+            elif t is list or t is tuple:
+                try:
+                    b = pickle.dumps(v, pickle.HIGHEST_PROTOCOL)
+                except Exception:  # noqa: BLE001 - keep the object itself: correct, merely gc-tracked
+                    o.append(v)
+                    shape.append((k, _O))
+                else:
+                    o.append(self._pickles.setdefault(b, b))
+                    shape.append((k, _P))
+            else:
+                o.append(v)
+                shape.append((k, _O))
+        return tuple(shape)
+
+    def add(self, d: dict, static: dict | None = None) -> int:
+        """Store ``d`` (not kept: its leaves are copied into the columns); returns its
+        index. ``static``: a dict shared by many stored dicts (e.g. a kernel spec's
+        trace args), kept by reference: a key of ``d`` whose value *is* ``static``'s
+        value for that key costs no leaf. ``static`` must not change afterwards."""
+        self._fo.append(len(self._f))
+        self._io.append(len(self._i))
+        self._oo.append(len(self._o))
+        st = 0
+        if static:
+            st = self._static_ids.get(id(static), 0)
+            if not st or self._statics[st] is not static:
+                st = self._static_ids[id(static)] = len(self._statics)
+                self._statics.append(static)
+        self._st.append(st)
+        shape = self._flatten(d, self._f, self._i, self._o, static or None)
+        sid = self._shape_ids.get(shape)
+        if sid is None:
+            sid = self._shape_ids[shape] = len(self._shapes)
+            self._shapes.append(shape)
+        self._sid.append(sid)
+        n = self._base + len(self._sid) - 1
+        if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
+            self._spill()
+        return n
+
+    def get(self, index: int) -> dict:
+        """The dict stored at ``index`` (negative counts from the end); IndexError past the end."""
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("stored dict index out of range")
+        (sid, st, f, i, o, fo, io, oo), j = self._segment(index)
+        return _build(self._shapes[sid[j]], f, i, o, [fo[j], io[j], oo[j]], self._statics[st[j]])[0]
+
+    def nbytes(self) -> int:
+        """Host bytes of the in-memory columns (not the interned shapes or strings, nor
+        objects, nor what was spilled to the spool file)."""
+        return sum(c.itemsize * len(c) for c in (self._sid, self._f, self._i, self._fo, self._io, self._oo,
+                                                 self._st)) \
+            + 8 * len(self._o)
+
+
+def _build(shape: tuple, f, i, o, pos: list, static: dict) -> tuple[dict, list]:
+    out = {}
+    for k, tag in shape:
+        if type(tag) is tuple:
+            out[k] = _build(tag, f, i, o, pos, static)[0]
+        elif tag == _T:
+            out[k] = static[k]
+        elif tag == _F:
+            out[k] = f[pos[0]]
+            pos[0] += 1
+        elif tag == _I:
+            out[k] = i[pos[1]]
+            pos[1] += 1
+        elif tag == _P:
+            out[k] = pickle.loads(o[pos[2]])
+            pos[2] += 1
+        else:
+            out[k] = o[pos[2]]
+            pos[2] += 1
+    return out, pos
+
+
+class KernelRecords:
+    """The completed kernels of one device, oldest first, stored compactly (a
+    :class:`DictColumns`). Behaves as a read-only list of dicts: ``len``, ``r[i]``,
+    ``r[a:b]`` (a list), iteration, ``==`` with a list or another KernelRecords.
+    Each read builds new dicts: mutating one changes nothing stored."""
+
+    __slots__ = ("_cols",)
+
+    def __init__(self) -> None:
+        self._cols = DictColumns()
+
+    def append(self, record: dict[str, Any], static: dict | None = None) -> None:
+        """Store one kernel record (the dict itself is not kept; ``static``: see
+        :meth:`DictColumns.add`)."""
+        self._cols.add(record, static)
+
+    def clear(self) -> None:
+        self._cols.clear()
+
+    def __len__(self) -> int:
+        return len(self._cols)
+
+    def __bool__(self) -> bool:
+        return len(self._cols) > 0
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._cols.get(j) for j in range(*index.indices(len(self._cols)))]
+        return self._cols.get(index)
+
+    def __iter__(self) -> Iterator[dict]:
+        get = self._cols.get
+        for j in range(len(self._cols)):
+            yield get(j)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (KernelRecords, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def nbytes(self) -> int:
+        """Host bytes of the stored columns (``DictColumns.nbytes``)."""
+        return self._cols.nbytes()
+
+    def __repr__(self) -> str:
+        return f"KernelRecords({len(self)} kernels, {self.nbytes():,} B)"
+
+
+
+_NONE = -(1 << 63)   # "None" in an int column
+
+
+class SpanColumns:
+    """Packed trace spans (``npu_sim.trace.TraceRecorder.pack``) as typed columns:
+    per span its kind, interned track / name / category ids (int32), start and
+    duration (float64 ns), two int64 slots and a flag -- 46 bytes a span, against
+    ~150 bytes for a tuple of boxed floats. Kinds: 0 a span (slots: args index in a
+    :class:`DictColumns`, -1 None, and flow id), 1 a pipe span (slots: tile, bytes),
+    2 an entry whose fields do not fit the columns (kept as it is; slot 0 indexes it).
+    Nothing stored is tracked by the garbage collector (strings, tuples of strings
+    and bytes only), apart from kind-2 entries and unpicklable args."""
+
+    __slots__ = ("kind", "track", "name", "cat", "t0", "dur", "x", "y", "flag", "args", "objs", "_ids", "_names",
+                 "_spool", "_spilled", "_spilled_pipes", "_spill_ok")
+
+    def __init__(self) -> None:
+        self.kind, self.flag = array("b"), array("b")
+        self.track, self.name, self.cat = array("i"), array("i"), array("i")
+        self.t0, self.dur = array("d"), array("d")
+        self.x, self.y = array("q"), array("q")
+        self.args = DictColumns()
+        self.objs: list = []
+        self._ids: dict = {}
+        self._names: list = []
+        self._spool: _Spool | None = None
+        self._spilled = 0       # entries in the spool (segments of SPILL_EVERY, spilled whole)
+        self._spilled_pipes = 0
+        self._spill_ok = True
+
+    def __len__(self) -> int:
+        return self._spilled + len(self.kind)
+
+    def pipe_count(self) -> int:
+        """Pipe spans stored (spilled ones included)."""
+        return self._spilled_pipes + self.kind.count(1)
+
+    def _cols(self) -> tuple:
+        return (self.kind, self.track, self.name, self.cat, self.t0, self.dur, self.x, self.y, self.flag)
+
+    def _maybe_spill(self) -> None:
+        """Every SPILL_EVERY entries: move the in-memory columns (and their kept
+        objects, indexed per segment) to the spool file."""
+        if len(self.kind) < SPILL_EVERY or not self._spill_ok:
+            return
+        spool = _spill(self._spool, self._cols() + (self.objs,))
+        if spool is None:
+            self._spill_ok = False
+            return
+        self._spool = spool
+        self._spilled += len(self.kind)
+        self._spilled_pipes += self.kind.count(1)
+        for col in self._cols():
+            del col[:]
+        self.objs.clear()
+
+    def _id(self, v) -> int:
+        i = self._ids.get(v)
+        if i is None:
+            i = self._ids[v] = len(self._names)
+            self._names.append(v)
+        return i
+
+    def _other(self, e) -> None:
+        self.kind.append(2)
+        self.x.append(len(self.objs))
+        self.objs.append(e)
+        for col in (self.track, self.name, self.cat):
+            col.append(0)
+        self.t0.append(0.0)
+        self.dur.append(0.0)
+        self.y.append(0)
+        self.flag.append(0)
+        self._maybe_spill()
+
+    def add_span(self, track, name, start, dur, cat, args, flow_id, flow_out, cache: dict) -> None:
+        """One span's fields (``args`` stored once per pass for dicts shared by
+        several spans: ``cache`` maps id(args) to its index for this pass)."""
+        if (type(start) is not float or type(dur) is not float or type(name) is not str or type(cat) is not str
+                or not (flow_id is None or type(flow_id) is int) or type(flow_out) is not bool
+                or type(track) is not tuple):
+            self._other((track, name, start, dur, cat, args, flow_id, flow_out))
+            return
+        if args is None:
+            ai = -1
+        elif type(args) is dict:
+            ai = cache.get(id(args))
+            if ai is None:
+                ai = cache[id(args)] = self.args.add(args)
+        else:
+            ai = -2 - len(self.objs)
+            self.objs.append(args)
+        self.kind.append(0)
+        self.track.append(self._id(track))
+        self.name.append(self._id(name))
+        self.cat.append(self._id(cat))
+        self.t0.append(start)
+        self.dur.append(dur)
+        self.x.append(ai)
+        self.y.append(_NONE if flow_id is None else flow_id)
+        self.flag.append(flow_out)
+        self._maybe_spill()
+
+    def add_pipe(self, e) -> None:
+        """One pipe entry ``(track, name, start, dur, tile, nbytes)``."""
+        track, name, start, dur, tile, nbytes = e
+        if (type(start) is not float or type(dur) is not float or type(tile) is not int or type(nbytes) is not int
+                or type(track) is not tuple or type(name) is not str):
+            self._other(e)
+            return
+        self.kind.append(1)
+        self.track.append(self._id(track))
+        self.name.append(self._id(name))
+        self.cat.append(0)
+        self.t0.append(start)
+        self.dur.append(dur)
+        self.x.append(tile)
+        self.y.append(nbytes)
+        self.flag.append(0)
+        self._maybe_spill()
+
+    def entries(self):
+        """The stored entries in order, each as the recorder had it: a 6-tuple (pipe),
+        an 8-tuple (span, args rebuilt once per stored args dict) or the kept entry."""
+        built: dict[int, dict] = {}
+        for k in range(len(self._spool) if self._spool is not None else 0):
+            yield from self._segment_entries(self._spool.read(k), built)
+        yield from self._segment_entries(self._cols() + (self.objs,), built)
+
+    def _segment_entries(self, seg: tuple, built: dict):
+        kind, track, name, cat, t0, dur, x, y, flag, objs = seg
+        names, args = self._names, self.args
+        for j in range(len(kind)):
+            k = kind[j]
+            if k == 1:
+                yield (names[track[j]], names[name[j]], t0[j], dur[j], x[j], y[j])
+            elif k == 0:
+                ai = x[j]
+                if ai == -1:
+                    a = None
+                elif ai < -1:
+                    a = objs[-2 - ai]
+                else:
+                    a = built.get(ai)
+                    if a is None:
+                        a = built[ai] = args.get(ai)
+                fid = y[j]
+                yield (names[track[j]], names[name[j]], t0[j], dur[j], names[cat[j]], a,
+                       None if fid == _NONE else fid, bool(flag[j]))
+            else:
+                yield objs[x[j]]
+
+    def clear(self) -> None:
+        for col in (self.kind, self.flag, self.track, self.name, self.cat, self.t0, self.dur, self.x, self.y):
+            del col[:]
+        self.args.clear()
+        self.objs.clear()
+        if self._spool is not None:
+            self._spool.close()
+        self._spool, self._spilled, self._spilled_pipes, self._spill_ok = None, 0, 0, True
