@@ -27,7 +27,9 @@ OPS = ("MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "LayerNormalization", "Soft
        "GatherND", "ScatterElements", "ScatterND", "TopK", "ArgMax", "ArgMin", "Resize", "Upsample", "Einsum",
        # CNN ops lowered since the first models
        "Conv", "BatchNormalization", "MaxPool", "AveragePool", "GlobalAveragePool", "LRN", "Relu", "Flatten",
-       "Dropout", "Size")
+       "Dropout", "Size",
+       # issue 10: convolution and pooling
+       "ConvTranspose")
 
 #: op -> module of onnx.backend.test.case.node that holds its cases (the op's lower-case name unless listed)
 _MODULE_NAMES = {"GreaterOrEqual": "greater_or_equal", "LessOrEqual": "less_or_equal", "And": "and_", "Or": "or_",
