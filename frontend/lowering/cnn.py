@@ -5,7 +5,7 @@ GlobalAveragePool and LRN.
 the [N, C, 1, L] view of the same memory (kernel, strides and dilations get a
 leading 1, pads [b, e] become [0, b, 0, e]); 3-D Conv calls aclnnConvolution on the
 5-D tensors. ConvTranspose, 3-D pooling, GlobalMaxPool, LpPool and MaxPool's Indices
-output are :mod:`.cnn_nd`. Training-mode BatchNormalization is refused.
+output are :mod:`.cnn_nd` (registered from here). Training-mode BatchNormalization is refused.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from ..errors import UnsupportedModelError
 from ..graph import Node
 from .attrs import attr_float, attr_int, attr_ints, bad
 from .cnn_common import _geometry, _lift, _pool_out, _spatial_rank, _to_2d
+from .cnn_nd import lower_avgpool_3d, lower_maxpool_3d, lower_maxpool_indices_2d
 from .registry import register
 from .tensors import DTensor, prepare
 
@@ -104,10 +105,14 @@ def _pool_setup(ctx, node: Node, x: DTensor, dilations: bool):
 
 @register("MaxPool")
 def lower_maxpool(ctx, node, ins):
-    """MaxPool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnMaxPool; the Indices
-    output is refused."""
+    """MaxPool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnMaxPool; 3-D pools and
+    the Indices output: :mod:`.cnn_nd`."""
+    if len(ins[0].shape) == 5:
+        return lower_maxpool_3d(ctx, node, ins)
     if len(node.outputs) > 1 and node.outputs[1]:
-        raise bad(node, "the Indices output is not supported")
+        if len(ins[0].shape) != 4:
+            raise bad(node, "the Indices output is supported for 2-D and 3-D pools only")
+        return lower_maxpool_indices_2d(ctx, node, ins)
     x4, out, o4, k, st, dl, pads, ceil = _pool_setup(ctx, node, ins[0], True)
     ia = opsnn.aclCreateIntArray
     call = prepare(node, "aclnnMaxPool", x4.tensor, ia(k), ia(st), 0, ia(pads), ia(dl), int(ceil), o4.tensor)
@@ -120,7 +125,9 @@ def lower_avgpool(ctx, node, ins):
     dilations other than 1 are refused."""
     dl = node.attrs.get("dilations")
     if dl is not None and any(d != 1 for d in attr_ints(node, "dilations")):
-        raise bad(node, f"dilations {dl} are not supported (aclnnAvgPool2d has none)")
+        raise bad(node, f"dilations {dl} are not supported (aclnnAvgPool2d / aclnnAvgPool3d have none)")
+    if len(ins[0].shape) == 5:
+        return lower_avgpool_3d(ctx, node, ins)
     x4, out, o4, k, st, _, pads, ceil = _pool_setup(ctx, node, ins[0], False)
     ia = opsnn.aclCreateIntArray
     call = prepare(node, "aclnnAvgPool2d", x4.tensor, ia(k), ia(st), ia(pads), ceil,
@@ -153,6 +160,3 @@ def lower_lrn(ctx, node, ins):
     out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
     return [out], [prepare(node, "aclnnLrn", x.tensor, size, attr_float(node, "alpha", 1e-4),
                          attr_float(node, "beta", 0.75), attr_float(node, "bias", 1.0), out.tensor)]
-
-
-from . import cnn_nd  # noqa: E402,F401  (ConvTranspose, N-d pooling; registers its handlers)

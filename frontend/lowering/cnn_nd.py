@@ -7,14 +7,21 @@ ConvTranspose geometry (ONNX ConvTranspose-11+): with ``output_shape`` (or a SAM
 begin for SAME_UPPER (and at the end otherwise); a negative end (``output_shape``
 one longer than the natural size) becomes extra ``outputPadding``. Explicit ``pads``
 go to aclnnConvolution's per-axis (begin, end) padding as given.
+
+Pooling: 3-D MaxPool -> aclnnMaxPool3dWithArgmax, 3-D AveragePool -> aclnnAvgPool3d;
+MaxPool's Indices output (2-D: aclnnMaxPool2dWithIndices; 3-D: the argmax op) as
+ONNX's flat index over the whole tensor; GlobalMaxPool -> aclnnAmax; LpPool ->
+aclnnLpPool (npu-sim's, CANN has none).
 """
 from __future__ import annotations
+
+import numpy as np
 
 import opsnn
 
 from ..graph import Node
 from .attrs import attr_int, attr_ints, bad
-from .cnn_common import _lift, _spatial_rank
+from .cnn_common import _geometry, _pool_out, _spatial_rank
 from .registry import register
 from .tensors import DTensor, prepare
 
@@ -75,3 +82,113 @@ def lower_conv_transpose(ctx, node: Node, ins: list[DTensor]):
     call = prepare(node, "aclnnConvolution", x.tensor, w.tensor, b.tensor if b else None, ia(st), ia(padding),
                    ia(dl), True, ia(op), g, out.tensor, 0)
     return [out], [call]
+
+
+def _pool_geom(node: Node, x: DTensor, dilations: bool = True):
+    """(kernel, strides, dilations, ONNX pads, ceil, output spatial sizes) of a pool node."""
+    nsp = len(x.shape) - 2
+    kernel = attr_ints(node, "kernel_shape", length=nsp)
+    ceil = bool(attr_int(node, "ceil_mode", 0))
+    st, dl, pads = _geometry(node, x, kernel, dilations)
+    out_sp = [_pool_out(x.shape[2 + i], kernel[i], st[i], pads[i], pads[i + nsp], dl[i], ceil) for i in range(nsp)]
+    return kernel, st, dl, pads, ceil, out_sp
+
+
+def lower_maxpool_3d(ctx, node: Node, ins: list[DTensor]):
+    """3-D MaxPool ([N, C, D, H, W]) -> aclnnMaxPool3dWithArgmax (pads in ONNX order;
+    its int32 indices go to a scratch tensor unless the node asks for Indices, which
+    are then widened to ONNX's int64 flat index by :func:`_onnx_indices`)."""
+    x = ins[0]
+    k, st, dl, pads, ceil, out_sp = _pool_geom(node, x)
+    shape = (x.shape[0], x.shape[1], *out_sp)
+    out = ctx.alloc(node.outputs[0], shape, x.dtype)
+    want_idx = len(node.outputs) > 1 and bool(node.outputs[1])
+    if want_idx and attr_int(node, "storage_order", 0):
+        raise bad(node, "storage_order=1 Indices of a 3-D MaxPool are not supported")
+    idx32 = ctx.alloc(f"{node.outputs[0]}__argmax_i32", shape, np.int32)
+    ia = opsnn.aclCreateIntArray
+    calls = [prepare(node, "aclnnMaxPool3dWithArgmax", x.tensor, ia(k), ia(st), ia(pads), ia(dl), ceil, out.tensor,
+                     idx32.tensor)]
+    if not want_idx:
+        return [out], calls
+    idx64 = ctx.alloc(f"{node.outputs[0]}__argmax_i64", shape, np.int64)
+    calls.append(prepare(node, "aclnnCast", idx32.tensor, opsnn.aclDataType.ACL_INT64, idx64.tensor))
+    indices, more = _onnx_indices(ctx, node, idx64, x.shape)
+    return [out, indices], calls + more
+
+
+def _onnx_indices(ctx, node: Node, idx: DTensor, in_shape):
+    """ONNX's flat Indices: CANN's per-(n, c) index plus ``(n*C + c) * prod(spatial)``
+    (one aclnnAdd of a constant [N, C, 1, ...] offset)."""
+    n, c = in_shape[:2]
+    per = int(np.prod(in_shape[2:], dtype=np.int64))
+    offs = (np.arange(n * c, dtype=np.int64) * per).reshape((n, c) + (1,) * (len(in_shape) - 2))
+    off = ctx.upload(f"{node.outputs[1]}__plane_offsets", offs)
+    out = ctx.alloc(node.outputs[1], idx.shape, np.int64)
+    one = opsnn.aclCreateScalar(1, opsnn.aclDataType.ACL_INT64)
+    return out, [prepare(node, "aclnnAdd", idx.tensor, off.tensor, one, out.tensor)]
+
+
+def lower_maxpool_indices_2d(ctx, node: Node, ins: list[DTensor]):
+    """2-D MaxPool with the Indices output -> aclnnMaxPool2dWithIndices (int64, symmetric
+    pads only, as CANN's) + the plane offsets. ``storage_order=1`` (column-major
+    indices ``w*H + h``) pools the transposed [N, C, W, H] view into the transposed
+    view of the outputs, so CANN's in-plane index is already column-major."""
+    x = ins[0]
+    k, st, dl, pads, ceil, out_sp = _pool_geom(node, x)
+    if pads[:2] != pads[2:]:
+        raise bad(node, f"asymmetric pads {pads} with the Indices output: aclnnMaxPool2dWithIndices takes "
+                        "symmetric padding only")
+    n, c, h, w = x.shape
+    shape = (n, c, *out_sp)
+    out = ctx.alloc(node.outputs[0], shape, x.dtype)
+    idx = ctx.alloc(f"{node.outputs[1]}__in_plane", shape, np.int64)
+    xv, ov, iv = x, out, idx
+    if attr_int(node, "storage_order", 0):
+        def tview(t, name):
+            s = t.shape
+            return ctx.view(t, f"{t.name}__{name}", (s[0], s[1], s[3], s[2]), strides=(s[1] * s[2] * s[3],
+                                                                                       s[2] * s[3], 1, s[3]))
+        xv, ov, iv = tview(x, "cm"), tview(out, "cm"), tview(idx, "cm")
+        k, st, dl, pads = k[::-1], st[::-1], dl[::-1], pads[1::-1]
+    ia = opsnn.aclCreateIntArray
+    calls = [prepare(node, "aclnnMaxPool2dWithIndices", xv.tensor, ia(k), ia(st), ia(pads[:2]), ia(dl), ceil,
+                     ov.tensor, iv.tensor)]
+    indices, more = _onnx_indices(ctx, node, idx, x.shape)
+    return [out, indices], calls + more
+
+
+def lower_avgpool_3d(ctx, node: Node, ins: list[DTensor]):
+    """3-D AveragePool -> aclnnAvgPool3d (pads in ONNX order; no dilations)."""
+    x = ins[0]
+    k, st, _, pads, ceil, out_sp = _pool_geom(node, x, dilations=False)
+    out = ctx.alloc(node.outputs[0], (x.shape[0], x.shape[1], *out_sp), x.dtype)
+    ia = opsnn.aclCreateIntArray
+    return [out], [prepare(node, "aclnnAvgPool3d", x.tensor, ia(k), ia(st), ia(pads), ceil,
+                           bool(attr_int(node, "count_include_pad", 0)), 0, out.tensor)]
+
+
+@register("GlobalMaxPool")
+def lower_global_maxpool(ctx, node: Node, ins: list[DTensor]):
+    """GlobalMaxPool over any number of spatial dims -> aclnnAmax over axes 2.. with
+    keepdim ([N, C, 1, ...]). (DESIGN.md section 9: onnx's reference reduces the wrong
+    axes for inputs that are not 4-D; the operator text is followed here.)"""
+    x = ins[0]
+    if len(x.shape) < 3:
+        raise bad(node, f"input shape {list(x.shape)} needs at least 3 dims [N, C, spatial...]")
+    out = ctx.alloc(node.outputs[0], x.shape[:2] + (1,) * (len(x.shape) - 2), x.dtype)
+    axes = opsnn.aclCreateIntArray(list(range(2, len(x.shape))))
+    return [out], [prepare(node, "aclnnAmax", x.tensor, axes, True, out.tensor)]
+
+
+@register("LpPool")
+def lower_lppool(ctx, node: Node, ins: list[DTensor]):
+    """LpPool over 1 to 3 spatial dims -> aclnnLpPool (npu-sim's; CANN has none)."""
+    x = ins[0]
+    _spatial_rank(node, x, 3)
+    k, st, dl, pads, ceil, out_sp = _pool_geom(node, x)
+    p = node.attrs.get("p", 2)
+    out = ctx.alloc(node.outputs[0], (x.shape[0], x.shape[1], *out_sp), x.dtype)
+    ia = opsnn.aclCreateIntArray
+    return [out], [prepare(node, "aclnnLpPool", x.tensor, ia(k), ia(st), ia(pads), ia(dl), int(ceil), float(p),
+                           out.tensor)]

@@ -29,7 +29,7 @@ OPS = ("MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "LayerNormalization", "Soft
        "Conv", "BatchNormalization", "MaxPool", "AveragePool", "GlobalAveragePool", "LRN", "Relu", "Flatten",
        "Dropout", "Size",
        # issue 10: convolution and pooling
-       "ConvTranspose")
+       "ConvTranspose", "GlobalMaxPool", "LpPool")
 
 #: op -> module of onnx.backend.test.case.node that holds its cases (the op's lower-case name unless listed)
 _MODULE_NAMES = {"GreaterOrEqual": "greater_or_equal", "LessOrEqual": "less_or_equal", "And": "and_", "Or": "or_",
@@ -59,11 +59,6 @@ KNOWN_FAILURES: dict[str, str] = {
        ("test_batchnorm_epsilon_training_mode", "test_batchnorm_example_training_mode")},
     **{n: "pads over half the kernel: CANN's aclnnMaxPool / aclnnAvgPool2d refuse them (161002)" for n in
        ("test_maxpool_2d_pads", "test_averagepool_2d_pads", "test_averagepool_2d_pads_count_include_pad")},
-    **{f"test_maxpool_3d_{c}": "3-D pooling: not built yet (1-D and 2-D are)" for c in
-       ("default", "dilations", "dilations_use_ref_impl", "dilations_use_ref_impl_large")},
-    "test_averagepool_3d_default": "3-D pooling: not built yet (1-D and 2-D are)",
-    **{n: "MaxPool's Indices output: not lowered yet (aclnnMaxPool2dWithIndices exists)" for n in
-       ("test_maxpool_with_argmax_2d_precomputed_pads", "test_maxpool_with_argmax_2d_precomputed_strides")},
     **{n: "AveragePool with dilations: CANN's aclnnAvgPool2d has no dilation parameter" for n in
        ("test_averagepool_2d_dilations",) + tuple(
            f"test_averagepool_3d_dilations_large_count_include_pad_is_{p}_ceil_mode_is_{c}"

@@ -92,3 +92,40 @@ def test_conv_transpose_refusals():
     node = helper.make_node("ConvTranspose", ["x", "w"], ["y"], strides=[2, 2], output_padding=[2, 0])
     r = nt.run_case(_case(node, [x, w], [np.zeros((1, 1, 9, 7), np.float32)]))
     assert r.status == "unsupported" and "outputPadding[0] = 2 must be smaller than stride 2" in r.reason
+
+
+def test_maxpool_3d_with_indices(rng):
+    from opsnn.pooling.pool3d.golden import max_pool3d_golden
+    x = rng.standard_normal((2, 3, 5, 6, 4)).astype(np.float32)
+    node = helper.make_node("MaxPool", ["x"], ["y", "i"], kernel_shape=[2, 3, 2], strides=[2, 2, 1],
+                            pads=[1, 1, 0, 0, 1, 1])
+    v, i = max_pool3d_golden(x, (2, 3, 2), (2, 2, 1), (1, 1, 1), (1, 1, 0, 0, 1, 1))
+    planes = (np.arange(6).reshape(2, 3, 1, 1, 1) * 5 * 6 * 4)
+    _run(node, [x], [v.astype(np.float32), (i + planes).astype(np.int64)])
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 7), (1, 2, 3, 4, 5), (2, 2, 9, 9)])
+def test_global_maxpool_any_rank(rng, shape):
+    """The operator text (max over every spatial axis), not onnx's reference, which
+    reduces the wrong axes off 4-D (DESIGN.md section 9)."""
+    x = rng.standard_normal(shape).astype(np.float32)
+    want = x.max(axis=tuple(range(2, len(shape))), keepdims=True)
+    _run(helper.make_node("GlobalMaxPool", ["x"], ["y"]), [x], [want])
+
+
+def test_lppool_3d_asymmetric_pads(rng):
+    from opsnn.pooling.lp_pool.golden import lp_pool_golden
+    x = rng.standard_normal((1, 2, 4, 5, 6)).astype(np.float32)
+    node = helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2, 3], strides=[1, 2, 2], p=3,
+                            pads=[1, 0, 2, 0, 1, 1])
+    want = lp_pool_golden(x, (2, 2, 3), (1, 2, 2), (1, 1, 1), (1, 0, 2, 0, 1, 1), 3.0).astype(np.float32)
+    _run(node, [x], [want])
+
+
+def test_averagepool_3d_count_include_pad_ceil(rng):
+    from opsnn.pooling.pool3d.golden import avg_pool3d_golden
+    x = rng.standard_normal((1, 2, 5, 6, 7)).astype(np.float32)
+    node = helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[3, 3, 2], strides=[2, 2, 2],
+                            pads=[1, 1, 0, 1, 0, 1], ceil_mode=1, count_include_pad=1)
+    want = avg_pool3d_golden(x, (3, 3, 2), (2, 2, 2), (1, 1, 0, 1, 0, 1), True, True).astype(np.float32)
+    _run(node, [x], [want])
