@@ -17,7 +17,9 @@ from ..errors import UnsupportedModelError
 from ..graph import Node
 from .attrs import attr_float, attr_int, attr_ints, bad
 from .cnn_common import _geometry, _lift, _pool_out, _spatial_rank, _to_2d
-from .cnn_nd import lower_avgpool_3d, lower_maxpool_3d, lower_maxpool_indices_2d
+from .cnn_nd import (avgpool_needs_conv, lower_avgpool_3d, lower_avgpool_by_conv, lower_maxpool_3d,
+                     lower_maxpool_indices_2d, lower_maxpool_padded, maxpool_needs_pad)
+from . import like_ops  # noqa: F401  (CastLike, EyeLike, CenterCropPad: registers its handlers)
 from .registry import register
 from .tensors import DTensor, prepare
 
@@ -107,9 +109,12 @@ def _pool_setup(ctx, node: Node, x: DTensor, dilations: bool):
 def lower_maxpool(ctx, node, ins):
     """MaxPool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnMaxPool; 3-D pools and
     the Indices output: :mod:`.cnn_nd`."""
+    want_idx = len(node.outputs) > 1 and bool(node.outputs[1])
+    if len(ins[0].shape) >= 3 and not want_idx and maxpool_needs_pad(node, ins[0]):
+        return lower_maxpool_padded(ctx, node, ins)
     if len(ins[0].shape) == 5:
         return lower_maxpool_3d(ctx, node, ins)
-    if len(node.outputs) > 1 and node.outputs[1]:
+    if want_idx:
         if len(ins[0].shape) != 4:
             raise bad(node, "the Indices output is supported for 2-D and 3-D pools only")
         return lower_maxpool_indices_2d(ctx, node, ins)
@@ -121,11 +126,10 @@ def lower_maxpool(ctx, node, ins):
 
 @register("AveragePool")
 def lower_avgpool(ctx, node, ins):
-    """AveragePool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnAvgPool2d;
-    dilations other than 1 are refused."""
-    dl = node.attrs.get("dilations")
-    if dl is not None and any(d != 1 for d in attr_ints(node, "dilations")):
-        raise bad(node, f"dilations {dl} are not supported (aclnnAvgPool2d / aclnnAvgPool3d have none)")
+    """AveragePool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnAvgPool2d; 3-D,
+    dilations and pads over half the kernel: :mod:`.cnn_nd`."""
+    if len(ins[0].shape) >= 3 and avgpool_needs_conv(node, ins[0]):
+        return lower_avgpool_by_conv(ctx, node, ins)
     if len(ins[0].shape) == 5:
         return lower_avgpool_3d(ctx, node, ins)
     x4, out, o4, k, st, _, pads, ceil = _pool_setup(ctx, node, ins[0], False)

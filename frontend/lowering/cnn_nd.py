@@ -11,7 +11,10 @@ go to aclnnConvolution's per-axis (begin, end) padding as given.
 Pooling: 3-D MaxPool -> aclnnMaxPool3dWithArgmax, 3-D AveragePool -> aclnnAvgPool3d;
 MaxPool's Indices output (2-D: aclnnMaxPool2dWithIndices; 3-D: the argmax op) as
 ONNX's flat index over the whole tensor; GlobalMaxPool -> aclnnAmax; LpPool ->
-aclnnLpPool (npu-sim's, CANN has none).
+aclnnLpPool (npu-sim's, CANN has none). What CANN's pools refuse is rewritten as GE
+would: AveragePool with dilations or pads over half the kernel as a depthwise
+convolution of ones and a multiply by the reciprocal divisor; MaxPool with such pads
+as an explicit -inf pad before the pool.
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from ..graph import Node
 from .attrs import attr_int, attr_ints, bad
 from .cnn_common import _geometry, _pool_out, _spatial_rank
 from .registry import register
-from .tensors import DTensor, prepare
+from .tensors import DTensor, prepare, scalar
 
 
 def _transpose_geometry(node: Node, sizes, kernel, st, dl):
@@ -192,3 +195,123 @@ def lower_lppool(ctx, node: Node, ins: list[DTensor]):
     ia = opsnn.aclCreateIntArray
     return [out], [prepare(node, "aclnnLpPool", x.tensor, ia(k), ia(st), ia(pads), ia(dl), int(ceil), float(p),
                            out.tensor)]
+
+
+def _over_half(kernel, dl, pads) -> bool:
+    """Whether a pad exceeds half the (dilated) kernel: CANN's pooling ops refuse it."""
+    n = len(kernel)
+    return any(max(pads[i], pads[i + n]) > ((kernel[i] - 1) * dl[i] + 1) // 2 for i in range(n))
+
+
+def avgpool_needs_conv(node: Node, x: DTensor) -> bool:
+    """True when aclnnAvgPool2d / aclnnAvgPool3d cannot take the node: dilations, or a
+    pad over half the kernel."""
+    k, _, dl, pads, _, _ = _pool_geom(node, x)
+    return any(d != 1 for d in dl) or _over_half(k, dl, pads)
+
+
+def lower_avgpool_by_conv(ctx, node: Node, ins: list[DTensor]):
+    """AveragePool that CANN's average pools refuse (dilations, pads over half the
+    kernel), as GE would rewrite it: the window sums as a depthwise aclnnConvolution
+    with an all-ones [C, 1, *k] weight (dilations and any pads; the end pads grown
+    so that ceil mode's last window fits, adding zeros), then one aclnnMul by the
+    constant reciprocal divisor [1, 1, *So], computed here per axis from the geometry:
+    the taps inside the input (count_include_pad=0) or inside the padded input (=1)."""
+    x = ins[0]
+    nsp = _spatial_rank(node, x, 3)
+    k, st, dl, pads, ceil, out_sp = _pool_geom(node, x)
+    n, c = x.shape[:2]
+    cip = bool(attr_int(node, "count_include_pad", 0))
+    ends, divisor = [], np.ones(out_sp, np.float64)
+    for i in range(nsp):
+        size, pb, pe = x.shape[2 + i], pads[i], pads[i + nsp]
+        ends.append(max(pe, (out_sp[i] - 1) * st[i] + dl[i] * (k[i] - 1) + 1 - size - pb))
+        pos = (np.arange(out_sp[i])[:, None] * st[i] - pb + np.arange(k[i])[None, :] * dl[i])
+        lo, hi = (-pb, size + pe) if cip else (0, size)
+        cnt = ((pos >= lo) & (pos < hi)).sum(axis=1).astype(np.float64)
+        divisor = divisor * cnt.reshape([-1 if j == i else 1 for j in range(nsp)])
+    w = ctx.upload(f"{node.outputs[0]}__ones", np.ones((c, 1, *k), x.dtype))
+    recip = ctx.upload(f"{node.outputs[0]}__recip_divisor", (1.0 / divisor).astype(x.dtype).reshape((1, 1, *out_sp)))
+    sums = ctx.alloc(f"{node.outputs[0]}__window_sums", (n, c, *out_sp), x.dtype)
+    out = ctx.alloc(node.outputs[0], (n, c, *out_sp), x.dtype)
+    ia = opsnn.aclCreateIntArray
+    padding = [p for i in range(nsp) for p in (pads[i], ends[i])]
+    return [out], [prepare(node, "aclnnConvolution", x.tensor, w.tensor, None, ia(st), ia(padding), ia(dl), False,
+                           ia([0] * nsp), c, sums.tensor, 0),
+                   prepare(node, "aclnnMul", sums.tensor, recip.tensor, out.tensor)]
+
+
+def maxpool_needs_pad(node: Node, x: DTensor) -> bool:
+    """True when a pad exceeds half the kernel (aclnnMaxPool refuses it)."""
+    k, _, dl, pads, _, _ = _pool_geom(node, x)
+    return _over_half(k, dl, pads)
+
+
+def lower_maxpool_padded(ctx, node: Node, ins: list[DTensor]):
+    """MaxPool with pads over half the kernel: an explicit aclnnConstantPadNd with -inf
+    (what GE inserts as a PadV3 before the pool), then the pool with no pads.
+    Ceil mode is refused when it would change the output size."""
+    x = ins[0]
+    nsp = len(x.shape) - 2
+    k, st, dl, pads, ceil, out_sp = _pool_geom(node, x)
+    padded_sp = [x.shape[2 + i] + pads[i] + pads[i + nsp] for i in range(nsp)]
+    if [_pool_out(padded_sp[i], k[i], st[i], 0, 0, dl[i], ceil) for i in range(nsp)] != out_sp:
+        raise bad(node, f"ceil_mode with pads {pads} over half the kernel is not supported")
+    xp = ctx.alloc(f"{node.outputs[0]}__padded", x.shape[:2] + tuple(padded_sp), x.dtype)
+    cann = [v for i in reversed(range(nsp)) for v in (pads[i], pads[i + nsp])]
+    out = ctx.alloc(node.outputs[0], x.shape[:2] + tuple(out_sp), x.dtype)
+    ia = opsnn.aclCreateIntArray
+    calls = [prepare(node, "aclnnConstantPadNd", x.tensor, ia(cann), scalar(node, float("-inf"), x.dtype),
+                     xp.tensor)]
+    if nsp == 3:
+        idx = ctx.alloc(f"{node.outputs[0]}__argmax_i32", out.shape, np.int32)
+        calls.append(prepare(node, "aclnnMaxPool3dWithArgmax", xp.tensor, ia(k), ia(st), ia([0]), ia(dl), ceil,
+                             out.tensor, idx.tensor))
+        return [out], calls
+    xv, ov, kk, ss, dd = xp, out, k, st, dl
+    if nsp == 1:
+        xv = ctx.view(xp, f"{xp.name}__4d", xp.shape[:2] + (1,) + xp.shape[2:])
+        ov = ctx.view(out, f"{out.name}__4d", out.shape[:2] + (1,) + out.shape[2:])
+        kk, ss, dd = [1] + k, [1] + st, [1] + dl
+    calls.append(prepare(node, "aclnnMaxPool", xv.tensor, ia(kk), ia(ss), 0, ia([0, 0, 0, 0]), ia(dd), int(ceil),
+                         ov.tensor))
+    return [out], calls
+
+
+@register("MaxUnpool")
+def lower_maxunpool(ctx, node: Node, ins: list[DTensor]):
+    """MaxUnpool: zeros of the unpooled shape (``(in-1)*stride + kernel - pads`` per axis)
+    with X written at the flat Indices (ONNX's index over that whole tensor): aclnnScatter
+    along the one axis of [1, numel] views; a larger ``output_shape`` zero-pads the end of
+    each axis (aclnnConstantPadNd), as onnx's reference does."""
+    x, idx = ins[0], ins[1]
+    nsp = len(x.shape) - 2
+    k = attr_ints(node, "kernel_shape", length=nsp)
+    st = attr_ints(node, "strides", [1] * nsp, nsp)
+    pads = attr_ints(node, "pads", [0] * (2 * nsp), 2 * nsp)
+    shape = x.shape[:2] + tuple((x.shape[2 + i] - 1) * st[i] + k[i] - pads[i] - pads[i + nsp] for i in range(nsp))
+    want = shape
+    if len(node.inputs) > 2 and node.inputs[2]:
+        c = ctx.const(node.inputs[2])
+        if c is None:
+            raise bad(node, "output_shape must be constant")
+        want = tuple(int(v) for v in np.asarray(c).reshape(-1))
+        if len(want) != len(shape) or any(w < s for w, s in zip(want, shape)):
+            raise bad(node, f"output_shape {list(want)} is smaller than the unpooled shape {list(shape)}")
+    total = int(np.prod(shape, dtype=np.int64))
+    zeros = ctx.upload(f"{node.outputs[0]}__zeros", np.zeros((1, total), x.dtype))
+    name = node.outputs[0] if want == shape else f"{node.outputs[0]}__unpooled"
+    out = ctx.alloc(name, shape, x.dtype)
+    cnt = int(np.prod(x.shape, dtype=np.int64))
+    x2 = ctx.view(x, f"{node.outputs[0]}__src", (1, cnt))
+    i2 = ctx.view(idx, f"{node.outputs[0]}__idx", (1, cnt))
+    o2 = ctx.view(out, f"{node.outputs[0]}__flat", (1, total))
+    calls = [prepare(node, "aclnnScatter", zeros.tensor, 1, i2.tensor, x2.tensor, 0, o2.tensor)]
+    if want == shape:
+        return [out], calls
+    # output_shape larger than the default: the indices address the default grid, the rest is zero-padded at the end
+    y = ctx.alloc(node.outputs[0], want, x.dtype)
+    cann = [q for w, s in reversed(list(zip(want, shape))) for q in (0, w - s)]
+    calls.append(prepare(node, "aclnnConstantPadNd", out.tensor, opsnn.aclCreateIntArray(cann),
+                         scalar(node, 0, x.dtype), y.tensor))
+    return [y], calls

@@ -129,3 +129,60 @@ def test_averagepool_3d_count_include_pad_ceil(rng):
                             pads=[1, 1, 0, 1, 0, 1], ceil_mode=1, count_include_pad=1)
     want = avg_pool3d_golden(x, (3, 3, 2), (2, 2, 2), (1, 1, 0, 1, 0, 1), True, True).astype(np.float32)
     _run(node, [x], [want])
+
+
+def test_averagepool_dilated_and_wide_pads_run_as_a_depthwise_conv(rng):
+    """CANN's average pools take no dilations and pads up to half the kernel; the
+    frontend runs such a node as a depthwise aclnnConvolution of ones and one aclnnMul
+    (the divisor counts the taps inside the input, count_include_pad=0)."""
+    x = rng.standard_normal((1, 2, 7, 8)).astype(np.float32)
+    node = helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[3, 2], dilations=[2, 3], pads=[2, 0, 3, 2],
+                            strides=[1, 2])
+    xp = np.pad(x, ((0, 0), (0, 0), (2, 3), (0, 2)))
+    valid = np.pad(np.ones_like(x), ((0, 0), (0, 0), (2, 3), (0, 2)))
+    ho, wo = (7 + 5 - 5) // 1 + 1, (8 + 2 - 4) // 2 + 1
+    s = np.zeros((1, 2, ho, wo), np.float64)
+    cnt = np.zeros_like(s)
+    for i in range(3):
+        for j in range(2):
+            s += xp[:, :, i * 2:i * 2 + ho, j * 3:j * 3 + 2 * (wo - 1) + 1:2]
+            cnt += valid[:, :, i * 2:i * 2 + ho, j * 3:j * 3 + 2 * (wo - 1) + 1:2]
+    _run(node, [x], [(s / cnt).astype(np.float32)])
+
+
+def test_maxpool_pads_over_half_the_kernel_pad_explicitly(rng):
+    x = rng.standard_normal((1, 2, 5, 6)).astype(np.float32)
+    node = helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 3], pads=[1, 2, 1, 2])
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (2, 2)), constant_values=-np.inf)
+    want = np.max([xp[:, :, i:i + 6, j:j + 8] for i in range(2) for j in range(3)], axis=0)
+    _run(node, [x], [want])
+
+
+def _summary_from_docs():
+    """op -> OpSummary rebuilt from docs/onnx_node_tests.md's rows (kept current by
+    tests/frontend/test_node_cases.py against a live run)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    out = {}
+    for line in (root / "docs" / "onnx_node_tests.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[1].isdigit() and cells[2].isdigit():
+            s = nt.OpSummary(cells[0])
+            p, t = int(cells[1]), int(cells[2])
+            s.results = [nt.CaseResult("a", cells[0], "pass")] * p + [nt.CaseResult("b", cells[0], "error")] * (t - p)
+            out[cells[0]] = s
+    return root, out
+
+
+def test_readme_table_matches_the_docs_table():
+    """README's node-test block and total are what ``--readme README.md`` writes."""
+    root, summary = _summary_from_docs()
+    text = (root / "README.md").read_text()
+    assert nt.update_readme(text, summary) == text, \
+        "regenerate: python -m frontend.onnx_node_tests --markdown docs/onnx_node_tests.md --readme README.md"
+    assert nt.readme_table(summary).count("\n") == 1 + -(-len(summary) // 6)
+
+
+def test_update_readme_needs_its_markers():
+    with pytest.raises(ValueError, match="node-test-table"):
+        nt.update_readme("no table here", {})
