@@ -13,10 +13,9 @@ import numpy as np
 
 import opsnn
 
-from ..errors import UnsupportedModelError
 from ..graph import Node
 from .attrs import attr_float, attr_int, attr_ints, bad
-from .cnn_common import _geometry, _lift, _pool_out, _spatial_rank, _to_2d
+from .cnn_common import _geometry, _lift, _pool_out, _spatial_rank, _to_2d, conv_weight
 from .cnn_nd import (avgpool_needs_conv, lower_avgpool_3d, lower_avgpool_by_conv, lower_maxpool_3d,
                      lower_maxpool_indices_2d, lower_maxpool_padded, maxpool_needs_pad)
 from . import like_ops  # noqa: F401  (CastLike, EyeLike, CenterCropPad: registers its handlers)
@@ -32,14 +31,7 @@ def lower_conv(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None):
     (graph mode, :mod:`frontend.lowering.fused`)."""
     x, w = ins[0], ins[1]
     b = ins[2] if len(ins) > 2 else None
-    nsp = _spatial_rank(node, x, 3)
-    if len(w.shape) != nsp + 2:
-        raise bad(node, f"weight shape {list(w.shape)} does not match a {nsp}-D input {list(x.shape)}")
-    kernel = list(w.shape[2:])
-    ks = attr_ints(node, "kernel_shape", None, nsp)
-    if ks is not None and ks != kernel:
-        raise bad(node, f"kernel_shape {ks} does not match the weight's {kernel}")
-    g = attr_int(node, "group", 1)
+    nsp, kernel, g = conv_weight(node, x, w)
     st, dl, pads = _geometry(node, x, kernel)
     out_sp = [_pool_out(x.shape[2 + i], kernel[i], st[i], pads[i], pads[i + nsp], dl[i]) for i in range(nsp)]
     out = ctx.alloc(node.outputs[0], (x.shape[0], w.shape[0], *out_sp), x.dtype)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import UnsupportedModelError
 from ..graph import Node
-from .attrs import attr_ints, bad
+from .attrs import attr_int, attr_ints, bad
 from .tensors import DTensor
 
 
@@ -71,3 +71,16 @@ def _to_2d(kernel, st, dl, pads):
     """1-D geometry as 2-D (H = 1): kernel/strides/dilations get a leading 1, pads
     [begin, end] become [0, begin, 0, end]."""
     return [1] + kernel, [1] + st, [1] + dl, [0, pads[0], 0, pads[1]]
+
+
+def conv_weight(node: Node, x: DTensor, w: DTensor) -> tuple[int, list[int], int]:
+    """(spatial rank 1..3, kernel from the weight, group) of a Conv / ConvTranspose
+    node, checking the weight's rank and ``kernel_shape`` against it."""
+    nsp = _spatial_rank(node, x, 3)
+    if len(w.shape) != nsp + 2:
+        raise bad(node, f"weight shape {list(w.shape)} does not match a {nsp}-D input {list(x.shape)}")
+    kernel = list(w.shape[2:])
+    ks = attr_ints(node, "kernel_shape", None, nsp)
+    if ks is not None and ks != kernel:
+        raise bad(node, f"kernel_shape {ks} does not match the weight's {kernel}")
+    return nsp, kernel, attr_int(node, "group", 1)

@@ -24,9 +24,9 @@ import opsnn
 
 from ..graph import Node
 from .attrs import attr_int, attr_ints, bad
-from .cnn_common import _geometry, _pool_out, _spatial_rank
+from .cnn_common import _geometry, _pool_out, _spatial_rank, conv_weight
 from .registry import register
-from .tensors import DTensor, prepare, scalar
+from .tensors import DTensor, const, prepare, scalar
 
 
 def _transpose_geometry(node: Node, sizes, kernel, st, dl):
@@ -66,14 +66,7 @@ def lower_conv_transpose(ctx, node: Node, ins: list[DTensor]):
     ``transposed=true``; weight [C, M/group, *k]; a bias of shape [M]."""
     x, w = ins[0], ins[1]
     b = ins[2] if len(ins) > 2 else None
-    nsp = _spatial_rank(node, x, 3)
-    if len(w.shape) != nsp + 2:
-        raise bad(node, f"weight shape {list(w.shape)} does not match a {nsp}-D input {list(x.shape)}")
-    kernel = list(w.shape[2:])
-    ks = attr_ints(node, "kernel_shape", None, nsp)
-    if ks is not None and ks != kernel:
-        raise bad(node, f"kernel_shape {ks} does not match the weight's {kernel}")
-    g = attr_int(node, "group", 1)
+    nsp, kernel, g = conv_weight(node, x, w)
     st = attr_ints(node, "strides", [1] * nsp, nsp)
     dl = attr_ints(node, "dilations", [1] * nsp, nsp)
     if min(st) < 1 or min(dl) < 1:
@@ -315,3 +308,42 @@ def lower_maxunpool(ctx, node: Node, ins: list[DTensor]):
     calls.append(prepare(node, "aclnnConstantPadNd", out.tensor, opsnn.aclCreateIntArray(cann),
                          scalar(node, 0, x.dtype), y.tensor))
     return [y], calls
+
+
+@register("Col2Im")
+def lower_col2im(ctx, node: Node, ins: list[DTensor]):
+    """Col2Im (1 to 3 image dims): the block columns [N, C*K, L] (K = prod(block_shape),
+    L the block grid) summed back into the image, which is a transposed convolution of
+    the [N, C*K, *grid] view by a one-hot [C*K, 1, *block] weight in C groups
+    (channel c*K + k carries block offset k) -> aclnnConvolution with transposed=true;
+    ``outputPadding`` makes up an image longer than the grid's reach."""
+    x = ins[0]
+    image = const(ctx, node.inputs[1]) if len(node.inputs) > 1 else None
+    block = const(ctx, node.inputs[2]) if len(node.inputs) > 2 else None
+    if image is None or block is None:
+        raise bad(node, "image_shape and block_shape must be constant")
+    image = [int(v) for v in np.asarray(image).reshape(-1)]
+    block = [int(v) for v in np.asarray(block).reshape(-1)]
+    nsp = len(image)
+    if len(block) != nsp or not 1 <= nsp <= 3 or len(x.shape) != 3:
+        raise bad(node, f"input {list(x.shape)}, image_shape {image} and block_shape {block}: need [N, C*K, L] "
+                        "and 1 to 3 image dims")
+    st = attr_ints(node, "strides", [1] * nsp, nsp)
+    dl = attr_ints(node, "dilations", [1] * nsp, nsp)
+    pads = attr_ints(node, "pads", [0] * (2 * nsp), 2 * nsp)
+    n, ck, length = x.shape
+    k = int(np.prod(block))
+    grid = [(image[i] + pads[i] + pads[i + nsp] - dl[i] * (block[i] - 1) - 1) // st[i] + 1 for i in range(nsp)]
+    if ck % k or int(np.prod(grid)) != length or min(grid) < 1:
+        raise bad(node, f"input {list(x.shape)} does not hold C x {k} blocks over a {grid} grid")
+    c = ck // k
+    natural = [(grid[i] - 1) * st[i] - pads[i] - pads[i + nsp] + dl[i] * (block[i] - 1) + 1 for i in range(nsp)]
+    w = np.zeros((c, k, 1, k), x.dtype)
+    w[:, np.arange(k), 0, np.arange(k)] = 1
+    wt = ctx.upload(f"{node.outputs[0]}__onehot", w.reshape((ck, 1, *block)))
+    xv = ctx.view(x, f"{node.outputs[0]}__grid", (n, ck, *grid))
+    out = ctx.alloc(node.outputs[0], (n, c, *image), x.dtype)
+    ia = opsnn.aclCreateIntArray
+    padding = [p for i in range(nsp) for p in (pads[i], pads[i + nsp])]
+    return [out], [prepare(node, "aclnnConvolution", xv.tensor, wt.tensor, None, ia(st), ia(padding), ia(dl), True,
+                           ia([a - b for a, b in zip(image, natural)]), c, out.tensor, 0)]

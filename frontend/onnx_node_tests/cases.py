@@ -29,7 +29,7 @@ OPS = ("MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "LayerNormalization", "Soft
        "Conv", "BatchNormalization", "MaxPool", "AveragePool", "GlobalAveragePool", "LRN", "Relu", "Flatten",
        "Dropout", "Size",
        # issue 10: convolution and pooling
-       "ConvTranspose", "GlobalMaxPool", "LpPool", "MaxUnpool", "Scatter",
+       "ConvTranspose", "GlobalMaxPool", "LpPool", "MaxUnpool", "Col2Im", "Scatter",
        # issue 10: small ops over existing kernels
        "CastLike", "EyeLike", "CenterCropPad")
 
@@ -48,7 +48,7 @@ STATIC_INPUTS = {"Reshape": (1,), "Unsqueeze": (1,), "Squeeze": (1,), "Slice": (
                                         "ReduceL2", "ReduceLogSum", "ReduceLogSumExp")},
                  "Pad": (1, 2, 3), "Split": (1,), "Tile": (1,), "Trilu": (1,), "Range": (0, 1, 2), "OneHot": (1,),
                  "CumSum": (1,), "TopK": (1,), "Resize": (1, 2, 3), "Upsample": (1,),
-                 "MaxUnpool": (2,), "CenterCropPad": (1,)}
+                 "MaxUnpool": (2,), "CenterCropPad": (1,), "Col2Im": (1, 2)}
 
 _DTYPE = ("dtype outside npu-sim's aclDataType set (DESIGN.md section 5; no uint16/32/64, string, float8/float4, "
           "int4/int2)")

@@ -186,3 +186,26 @@ def test_readme_table_matches_the_docs_table():
 def test_update_readme_needs_its_markers():
     with pytest.raises(ValueError, match="node-test-table"):
         nt.update_readme("no table here", {})
+
+
+def test_col2im_channels_strides_dilations_pads(rng):
+    """Col2Im as a transposed convolution by one-hot weights: checked against the
+    definition (each column entry added at its block offset) with N, C > 1."""
+    n, c, image, block, st, dl, pads = 2, 3, (7, 8), (2, 3), (2, 1), (1, 2), (1, 0, 0, 1)
+    grid = [(image[i] + pads[i] + pads[i + 2] - dl[i] * (block[i] - 1) - 1) // st[i] + 1 for i in range(2)]
+    k = block[0] * block[1]
+    x = rng.standard_normal((n, c * k, grid[0] * grid[1])).astype(np.float32)
+    want = np.zeros((n, c, image[0] + pads[0] + pads[2], image[1] + pads[1] + pads[3]))
+    for ch in range(c):
+        for kk in range(k):
+            a, b = divmod(kk, block[1])
+            for g in range(grid[0] * grid[1]):
+                gy, gx = divmod(g, grid[1])
+                want[:, ch, gy * st[0] + a * dl[0], gx * st[1] + b * dl[1]] += x[:, ch * k + kk, g]
+    want = want[:, :, pads[0]:pads[0] + image[0], pads[1]:pads[1] + image[1]].astype(np.float32)
+    node = helper.make_node("Col2Im", ["x", "img", "blk"], ["y"], strides=list(st), dilations=list(dl),
+                            pads=list(pads))
+    case = _case(node, [x, np.array(image, np.int64), np.array(block, np.int64)], [want])
+    case.op = "Col2Im"
+    r = nt.run_case(case)
+    assert r.passed, r.reason

@@ -3,6 +3,8 @@
 contracted with that tap's weights, plus a plain-loop version for tiny shapes."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 
@@ -66,16 +68,18 @@ def conv2d_naive(x, w, bias=None, stride=(1, 1), padding=(0, 0), dilation=(1, 1)
     return out
 
 
+def _nd_args(x, w, stride, dilation, pads_be):
+    """float64 operands and the N-d defaults (strides, dilations 1; no padding)."""
+    x, w = np.asarray(x, dtype=np.float64), np.asarray(w, dtype=np.float64)
+    nsp = x.ndim - 2
+    return x, w, stride or (1,) * nsp, dilation or (1,) * nsp, pads_be or [(0, 0)] * nsp
+
+
 def conv_nd_golden(x, w, bias=None, stride=None, pads_be=None, dilation=None, groups=1):
     """Forward convolution of [N, C, *S] (any number of spatial dims) in float64:
     one shifted strided slice per kernel tap. ``pads_be``: per axis (begin, end)."""
-    import itertools
-    x = np.asarray(x, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
+    x, w, stride, dilation, pads_be = _nd_args(x, w, stride, dilation, pads_be)
     nsp = x.ndim - 2
-    stride = stride or (1,) * nsp
-    dilation = dilation or (1,) * nsp
-    pads_be = pads_be or [(0, 0)] * nsp
     n, c = x.shape[:2]
     co, cg, ks = w.shape[0], w.shape[1], w.shape[2:]
     xp = np.pad(x, [(0, 0), (0, 0)] + [tuple(p) for p in pads_be])
@@ -99,13 +103,8 @@ def conv_transpose_golden(x, w, bias=None, stride=None, pads_be=None, dilation=N
     trick the kernel uses): each input pixel adds ``x * w[ci, o, tap]`` at
     ``pixel*s + tap*d - pad_begin``; the output is ``(S-1)*s - pb - pe + d*(k-1) + 1 +
     output_padding`` long. ``w``: [Cin, Cout/groups, *k]."""
-    import itertools
-    x = np.asarray(x, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
+    x, w, stride, dilation, pads_be = _nd_args(x, w, stride, dilation, pads_be)
     nsp = x.ndim - 2
-    stride = stride or (1,) * nsp
-    dilation = dilation or (1,) * nsp
-    pads_be = pads_be or [(0, 0)] * nsp
     output_padding = output_padding or (0,) * nsp
     n, cin, sp = x.shape[0], x.shape[1], x.shape[2:]
     cog, ks = w.shape[1], w.shape[2:]

@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...base.memview import tensor_view, write_out
-from ...matmul.common.cube_program import apply_epilogue
-from .kernel import conv2d_nchw
+from .kernel import conv2d_nchw, conv_body_from
 
 
 def _pad_crop(x: np.ndarray, before, after) -> np.ndarray:
@@ -84,19 +82,10 @@ def conv_transpose_nd(x: np.ndarray, w: np.ndarray, stride, pads_be, dilation, o
 def conv_nd_body(in_t, w_t, bias_t, out_t, stride, pads_be, dilation, groups, *, transposed=False,
                  output_padding=(), compute=None, act=None):
     """Body factory of the 1-D / 3-D / transposed forms. Slots: input, weight, [bias,] output."""
-    def make(addrs, ws):
-        def body(mem):
-            if out_t.numel == 0:
-                return
-            x = tensor_view(mem, addrs[0], in_t)
-            w = tensor_view(mem, addrs[1], w_t)
-            b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
-            if transposed:
-                r = conv_transpose_nd(x, w, stride, pads_be, dilation, output_padding, groups, b, compute)
-            else:
-                r = conv_nd(x, w, stride, pads_be, dilation, groups, b, compute)
-            if act is not None:
-                r = apply_epilogue(r, *act)
-            write_out(mem, addrs[-1], out_t, r)
-        return body
-    return make
+    if transposed:
+        def fn(x, w, b):
+            return conv_transpose_nd(x, w, stride, pads_be, dilation, output_padding, groups, b, compute)
+    else:
+        def fn(x, w, b):
+            return conv_nd(x, w, stride, pads_be, dilation, groups, b, compute)
+    return conv_body_from(in_t, w_t, bias_t, out_t, fn, act)

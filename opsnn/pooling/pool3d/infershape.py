@@ -3,7 +3,7 @@ and the output shape (no status codes; the checks are in ``op_api.py``)."""
 from __future__ import annotations
 
 from ..common.geometry import Pool2dGeom
-from ..common.separable import pads6, passes, triple
+from ..common.separable import pads6, passes, triple  # noqa: F401  (re-exported for op_api / op_def)
 
 __all__ = ["out_shape", "pads6", "passes", "triple"]
 
