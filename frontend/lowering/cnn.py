@@ -5,7 +5,8 @@ GlobalAveragePool and LRN.
 the [N, C, 1, L] view of the same memory (kernel, strides and dilations get a
 leading 1, pads [b, e] become [0, b, 0, e]); 3-D Conv calls aclnnConvolution on the
 5-D tensors. ConvTranspose, 3-D pooling, GlobalMaxPool, LpPool and MaxPool's Indices
-output are :mod:`.cnn_nd` (registered from here). Training-mode BatchNormalization is refused.
+output are :mod:`.pool_nd`, ConvTranspose and Col2Im :mod:`.cnn_nd` (both registered
+from here). Training-mode BatchNormalization is refused.
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import opsnn
 from ..graph import Node
 from .attrs import attr_float, attr_int, attr_ints, bad
 from .cnn_common import _geometry, _lift, _pool_out, _spatial_rank, _to_2d, conv_weight
-from .cnn_nd import (avgpool_needs_conv, lower_avgpool_3d, lower_avgpool_by_conv, lower_maxpool_3d,
+from . import cnn_nd  # noqa: F401  (ConvTranspose, Col2Im: registers its handlers)
+from .pool_nd import (avgpool_needs_conv, lower_avgpool_3d, lower_avgpool_by_conv, lower_maxpool_3d,
                      lower_maxpool_indices_2d, lower_maxpool_padded, maxpool_needs_pad)
 from . import like_ops  # noqa: F401  (CastLike, EyeLike, CenterCropPad: registers its handlers)
 from .registry import register

@@ -32,7 +32,8 @@ def _windows(shape, k, s, d, p6, ceil_mode):
 
 
 def max_pool3d_golden(x, k, s, d, p6, ceil_mode=False):
-    """(values, flat d*H*W + h*W + w indices): first strict maximum in (d, h, w) tap order."""
+    """(values, flat d*H*W + h*W + w indices): first strict maximum in (d, h, w) tap order;
+    a window with nothing above -inf reports its first non-negative tap per axis."""
     x = np.asarray(x, dtype=np.float64)
     lead = x.shape[:-3]
     xs = x.reshape((-1,) + x.shape[-3:])
@@ -42,6 +43,10 @@ def max_pool3d_golden(x, k, s, d, p6, ceil_mode=False):
            for o, taps in _windows(x.shape, k, s, d, p6, ceil_mode)}
     val = np.full((xs.shape[0],) + tuple(outs), -np.inf)
     idx = np.zeros(val.shape, np.int64)
+    for o in res:   # torch's start index: the first non-negative tap along each axis
+        first = [next(o[i] * s[i] - p6[i] + t * d[i] for t in range(k[i]) if o[i] * s[i] - p6[i] + t * d[i] >= 0)
+                 for i in range(3)]
+        idx[(slice(None),) + o] = first[0] * H * W + first[1] * W + first[2]
     for p in range(xs.shape[0]):
         for o, taps in res.items():
             for t in taps:

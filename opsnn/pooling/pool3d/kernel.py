@@ -30,6 +30,15 @@ def tile_programs(name: str, td: Pool3dTilingData, args: dict, tiling_key: int) 
             tile_program(name, td.pass_d, dict(args, **{"pass": "d"}), tiling_key))
 
 
+def _first_taps(g: Pool2dGeom) -> np.ndarray:
+    """Per output of a 2-D pass, ``h0*W + w0``: its first non-negative tap per axis."""
+    oh = np.arange(g.ho, dtype=np.int64) * g.sh - g.pt
+    ow = np.arange(g.wo, dtype=np.int64) * g.sw - g.pl
+    h0 = np.where(oh < 0, oh % g.dh, oh)
+    w0 = np.where(ow < 0, ow % g.dw, ow)
+    return h0[:, None] * g.w + w0[None, :]
+
+
 def max_pool3d_bodies(x_t, out_t, idx_t, g_hw: Pool2dGeom, g_d: Pool2dGeom):
     """Body factories of the two max passes. Slots: self, out, indices."""
     hw = g_hw.h * g_hw.w
@@ -49,7 +58,13 @@ def max_pool3d_bodies(x_t, out_t, idx_t, g_hw: Pool2dGeom, g_d: Pool2dGeom):
             v, i = ws_arrays(mem, ws, g_hw, vdt, True)
             val, idx2 = max_pool_compute(v.reshape(g_d.planes, g_d.h, g_d.w), g_d, True)
             d, col = idx2 // g_d.w, idx2 % g_d.w
-            inner = i.reshape(g_d.planes, g_d.h, g_d.w)[np.arange(g_d.planes)[:, None, None], d, col]
+            inner = i.reshape(g_d.planes, g_d.h, g_d.w)[np.arange(g_d.planes)[:, None, None],
+                                                        np.minimum(d, g_d.h - 1), col]
+            # a window with nothing above -inf (e.g. wholly in the padding) keeps torch's start index:
+            # the first non-negative tap along each axis (d from pass 2 already is)
+            empty = ~(val > -np.inf) & ~np.isnan(val)
+            if empty.any():
+                inner = np.where(empty, _first_taps(g_hw).reshape(1, 1, -1), inner)
             write_out(mem, addrs[1], out_t, val.reshape(out_t.view_shape))
             write_out(mem, addrs[2], idx_t, (d * hw + inner).reshape(idx_t.view_shape))
         return body
