@@ -24,6 +24,9 @@ from .pooling.max_pool import (aclnnMaxPool, aclnnMaxPool2dWithIndices, aclnnMax
                                aclnnMaxPoolGetWorkspaceSize)
 from .pooling.avg_pool2d import aclnnAvgPool2d, aclnnAvgPool2dGetWorkspaceSize
 from .pooling.adaptive_avg_pool2d import aclnnAdaptiveAvgPool2d, aclnnAdaptiveAvgPool2dGetWorkspaceSize
+from .pooling.pool3d import (aclnnAvgPool3d, aclnnAvgPool3dGetWorkspaceSize, aclnnMaxPool3dWithArgmax,
+                            aclnnMaxPool3dWithArgmaxGetWorkspaceSize)
+from .pooling.lp_pool import aclnnLpPool, aclnnLpPoolGetWorkspaceSize
 from .activation.softmax import aclnnSoftmax, aclnnSoftmaxGetWorkspaceSize
 from .activation.lrn import aclnnLrn, aclnnLrnGetWorkspaceSize
 from .norm.layer_norm import aclnnLayerNorm, aclnnLayerNormGetWorkspaceSize

@@ -3,8 +3,10 @@ GlobalAveragePool and LRN.
 
 1-D Conv, MaxPool and AveragePool ([N, C, L] inputs) run as the 2-D aclnn op over
 the [N, C, 1, L] view of the same memory (kernel, strides and dilations get a
-leading 1, pads [b, e] become [0, b, 0, e]); 3-D ones are refused. Training-mode
-BatchNormalization is refused.
+leading 1, pads [b, e] become [0, b, 0, e]); 3-D Conv calls aclnnConvolution on the
+5-D tensors. ConvTranspose, 3-D pooling, GlobalMaxPool, LpPool and MaxPool's Indices
+output are :mod:`.pool_nd`, ConvTranspose and Col2Im :mod:`.cnn_nd` (both registered
+from here). Training-mode BatchNormalization is refused.
 """
 from __future__ import annotations
 
@@ -12,92 +14,26 @@ import numpy as np
 
 import opsnn
 
-from ..errors import UnsupportedModelError
 from ..graph import Node
 from .attrs import attr_float, attr_int, attr_ints, bad
+from .cnn_common import _geometry, _lift, _pool_out, _spatial_rank, _to_2d, conv_weight
+from . import cnn_nd  # noqa: F401  (ConvTranspose, Col2Im: registers its handlers)
+from .pool_nd import (avgpool_needs_conv, lower_avgpool_3d, lower_avgpool_by_conv, lower_maxpool_3d,
+                     lower_maxpool_indices_2d, lower_maxpool_padded, maxpool_needs_pad)
+from . import like_ops  # noqa: F401  (CastLike, EyeLike, CenterCropPad: registers its handlers)
 from .registry import register
 from .tensors import DTensor, prepare
 
 
-def _pool_out(size: int, k: int, s: int, p0: int, p1: int, d: int = 1, ceil: bool = False) -> int:
-    eff = d * (k - 1) + 1
-    num = size + p0 + p1 - eff
-    out = (-(-num // s) if ceil else num // s) + 1
-    if ceil and (out - 1) * s >= size + p0:
-        out -= 1
-    return out
-
-
-def _auto_pads(node: Node, in_hw, kernel, strides, dilations) -> list[int]:
-    """ONNX pads [x1_begin, x2_begin, ..., x1_end, x2_end, ...] from explicit pads or auto_pad."""
-    n = len(kernel)
-    ap = node.attrs.get("auto_pad", "NOTSET") or "NOTSET"
-    if ap not in ("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"):
-        raise bad(node, f"auto_pad {ap!r} is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER")
-    if ap == "VALID":
-        return [0] * (2 * n)
-    if ap == "NOTSET":
-        pads = attr_ints(node, "pads", [0] * (2 * n), 2 * n)
-        if min(pads, default=0) < 0:
-            raise bad(node, f"pads {pads} must be >= 0")
-        return pads
-    begin, end = [], []
-    for size, k, s, d in zip(in_hw, kernel, strides, dilations):
-        out = -(-size // s)
-        total = max(0, (out - 1) * s + d * (k - 1) + 1 - size)
-        small, big = total // 2, total - total // 2
-        begin.append(small if ap == "SAME_UPPER" else big)
-        end.append(big if ap == "SAME_UPPER" else small)
-    return begin + end
-
-
-def _spatial_rank(node: Node, x: DTensor) -> int:
-    """1 or 2 spatial dims (input [N, C, L] or [N, C, H, W]); else UnsupportedModelError."""
-    nsp = len(x.shape) - 2
-    if nsp in (1, 2):
-        return nsp
-    if nsp >= 3:
-        raise UnsupportedModelError(f"unsupported: {nsp}-D {node.op_type} (node {node.name!r}); only 1-D and 2-D "
-                                    "are supported")
-    raise bad(node, f"input shape {list(x.shape)} needs at least 3 dims [N, C, spatial...]")
-
-
-def _geometry(node: Node, x: DTensor, kernel: list[int], dilations: bool = True):
-    """(strides, dilations, pads) for ``kernel`` over x's spatial dims, validated."""
-    nsp = len(kernel)
-    st = attr_ints(node, "strides", [1] * nsp, nsp)
-    dl = attr_ints(node, "dilations", [1] * nsp, nsp) if dilations else [1] * nsp
-    if min(kernel) < 1 or min(st) < 1 or min(dl) < 1:
-        raise bad(node, f"kernel {kernel}, strides {st} and dilations {dl} must be >= 1")
-    return st, dl, _auto_pads(node, x.shape[2:], kernel, st, dl)
-
-
-def _lift(ctx, node: Node, t: DTensor, suffix: str) -> DTensor:
-    """A [N, C, L] tensor viewed as [N, C, 1, L] (1-D ops run as 2-D ops with H = 1)."""
-    return ctx.view(t, f"{node.outputs[0]}__{suffix}_4d", t.shape[:2] + (1,) + t.shape[2:])
-
-
-def _to_2d(kernel, st, dl, pads):
-    """1-D geometry as 2-D (H = 1): kernel/strides/dilations get a leading 1, pads
-    [begin, end] become [0, begin, 0, end]."""
-    return [1] + kernel, [1] + st, [1] + dl, [0, pads[0], 0, pads[1]]
-
-
 @register("Conv")
 def lower_conv(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None):
-    """Conv over [N, C, H, W], or [N, C, L] as a 2-D Conv over the [N, C, 1, L] view.
+    """Conv over [N, C, H, W] or [N, C, D, H, W] (aclnnConvolution takes both), or
+    [N, C, L] as a 2-D Conv over the [N, C, 1, L] view.
     ``fused``: (activation, alpha, beta, member op types) for aclnnFusedConvolution
     (graph mode, :mod:`frontend.lowering.fused`)."""
     x, w = ins[0], ins[1]
     b = ins[2] if len(ins) > 2 else None
-    nsp = _spatial_rank(node, x)
-    if len(w.shape) != nsp + 2:
-        raise bad(node, f"weight shape {list(w.shape)} does not match a {nsp}-D input {list(x.shape)}")
-    kernel = list(w.shape[2:])
-    ks = attr_ints(node, "kernel_shape", None, nsp)
-    if ks is not None and ks != kernel:
-        raise bad(node, f"kernel_shape {ks} does not match the weight's {kernel}")
-    g = attr_int(node, "group", 1)
+    nsp, kernel, g = conv_weight(node, x, w)
     st, dl, pads = _geometry(node, x, kernel)
     out_sp = [_pool_out(x.shape[2 + i], kernel[i], st[i], pads[i], pads[i + nsp], dl[i]) for i in range(nsp)]
     out = ctx.alloc(node.outputs[0], (x.shape[0], w.shape[0], *out_sp), x.dtype)
@@ -105,14 +41,14 @@ def lower_conv(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None):
     if nsp == 1:
         x4, w4, o4 = _lift(ctx, node, x, "x"), _lift(ctx, node, w, "w"), _lift(ctx, node, out, "y")
         kernel, st, dl, pads = _to_2d(kernel, st, dl, pads)
-    padding = [pads[0], pads[2], pads[1], pads[3]]  # opsnn: [top, bottom, left, right]
+    padding = [p for i in range(len(kernel)) for p in (pads[i], pads[i + len(kernel)])]  # [b0, e0, b1, e1, ...]
     ia = opsnn.aclCreateIntArray
     if fused is not None:
         call = prepare(node, "aclnnFusedConvolution", x4.tensor, w4.tensor, b.tensor if b else None, ia(st),
-                       ia(padding), ia(dl), False, ia([0, 0]), g, *fused, o4.tensor, 0)
+                       ia(padding), ia(dl), False, ia([0] * len(kernel)), g, *fused, o4.tensor, 0)
         return [out], [call]
     call = prepare(node, "aclnnConvolution", x4.tensor, w4.tensor, b.tensor if b else None, ia(st), ia(padding),
-                 ia(dl), False, ia([0, 0]), g, o4.tensor, 0)
+                   ia(dl), False, ia([0] * len(kernel)), g, o4.tensor, 0)
     return [out], [call]
 
 
@@ -165,10 +101,17 @@ def _pool_setup(ctx, node: Node, x: DTensor, dilations: bool):
 
 @register("MaxPool")
 def lower_maxpool(ctx, node, ins):
-    """MaxPool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnMaxPool; the Indices
-    output is refused."""
-    if len(node.outputs) > 1 and node.outputs[1]:
-        raise bad(node, "the Indices output is not supported")
+    """MaxPool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnMaxPool; 3-D pools and
+    the Indices output: :mod:`.cnn_nd`."""
+    want_idx = len(node.outputs) > 1 and bool(node.outputs[1])
+    if len(ins[0].shape) >= 3 and not want_idx and maxpool_needs_pad(node, ins[0]):
+        return lower_maxpool_padded(ctx, node, ins)
+    if len(ins[0].shape) == 5:
+        return lower_maxpool_3d(ctx, node, ins)
+    if want_idx:
+        if len(ins[0].shape) != 4:
+            raise bad(node, "the Indices output is supported for 2-D and 3-D pools only")
+        return lower_maxpool_indices_2d(ctx, node, ins)
     x4, out, o4, k, st, dl, pads, ceil = _pool_setup(ctx, node, ins[0], True)
     ia = opsnn.aclCreateIntArray
     call = prepare(node, "aclnnMaxPool", x4.tensor, ia(k), ia(st), 0, ia(pads), ia(dl), int(ceil), o4.tensor)
@@ -177,11 +120,12 @@ def lower_maxpool(ctx, node, ins):
 
 @register("AveragePool")
 def lower_avgpool(ctx, node, ins):
-    """AveragePool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnAvgPool2d;
-    dilations other than 1 are refused."""
-    dl = node.attrs.get("dilations")
-    if dl is not None and any(d != 1 for d in attr_ints(node, "dilations")):
-        raise bad(node, f"dilations {dl} are not supported (aclnnAvgPool2d has none)")
+    """AveragePool over [N, C, H, W] or [N, C, L] (as H = 1) -> aclnnAvgPool2d; 3-D,
+    dilations and pads over half the kernel: :mod:`.cnn_nd`."""
+    if len(ins[0].shape) >= 3 and avgpool_needs_conv(node, ins[0]):
+        return lower_avgpool_by_conv(ctx, node, ins)
+    if len(ins[0].shape) == 5:
+        return lower_avgpool_3d(ctx, node, ins)
     x4, out, o4, k, st, _, pads, ceil = _pool_setup(ctx, node, ins[0], False)
     ia = opsnn.aclCreateIntArray
     call = prepare(node, "aclnnAvgPool2d", x4.tensor, ia(k), ia(st), ia(pads), ceil,

@@ -1,6 +1,9 @@
 """Run the onnx package's own node test cases through the ONNX frontend.
 
-``python -m frontend.onnx_node_tests [--ops Add,MatMul] [--chip tiny] [--markdown FILE] [--verbose]``
+``python -m frontend.onnx_node_tests [--ops Add,MatMul] [--chip tiny] [--markdown FILE] [--readme FILE] [--verbose]``
+
+Regenerate the committed tables with ``--markdown docs/onnx_node_tests.md --readme README.md``
+(the README's block between ``<!-- node-test-table -->`` markers and its total).
 
 The cases are ``onnx.backend.test.case.node``: each ``expect(...)`` call in the
 package's op modules builds a one-node model plus inputs and expected outputs computed
@@ -33,10 +36,11 @@ import sys
 
 from .cases import (HALF_RTOL, KNOWN_FAILURES, MODULES, OPS, STATIC_INPUTS, CaseResult, NodeCase, OpSummary, collect,
                     fixed, regressions, run_all, run_case)
-from .report import markdown, rich_table
+from .report import markdown, readme_table, rich_table, update_readme
 
 __all__ = ["OPS", "MODULES", "STATIC_INPUTS", "KNOWN_FAILURES", "HALF_RTOL", "NodeCase", "CaseResult", "OpSummary",
-           "collect", "run_case", "run_all", "regressions", "fixed", "rich_table", "markdown", "main"]
+           "collect", "run_case", "run_all", "regressions", "fixed", "rich_table", "markdown", "readme_table",
+           "update_readme", "main"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ops", help=f"comma-separated op types (default: all {len(OPS)})")
     p.add_argument("--chip", default="tiny", help="chip preset (default tiny)")
     p.add_argument("--markdown", metavar="FILE", help="also write the table as Markdown")
+    p.add_argument("--readme", metavar="FILE", help="also rewrite the node-test table block of this README")
     p.add_argument("--verbose", action="store_true", help="longer failure reasons")
     args = p.parse_args(argv)
     ops = OPS if not args.ops else tuple(o.strip() for o in args.ops.split(","))
@@ -64,6 +69,12 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.markdown, "w") as f:
             f.write(markdown(summary, args.chip))
         console.print(f"wrote {args.markdown}")
+    if args.readme:
+        with open(args.readme) as f:
+            text = f.read()
+        with open(args.readme, "w") as f:
+            f.write(update_readme(text, summary))
+        console.print(f"updated {args.readme}")
     new = regressions(summary)
     for r in new:
         console.print(f"[red]unexpected failure[/] {r.name}: {r.status}: {r.reason}")

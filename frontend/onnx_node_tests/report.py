@@ -64,3 +64,32 @@ def markdown(summary: dict[str, OpSummary], chip: str) -> str:
                            for why, names in _failure_groups(s.results))
         lines.append(f"| {s.op} | {s.passed} | {s.total} | {text or '-'} |")
     return "\n".join(lines) + "\n"
+
+
+README_BEGIN, README_END = "<!-- node-test-table -->", "<!-- /node-test-table -->"
+
+
+def readme_table(summary: dict[str, OpSummary], columns: int = 6) -> str:
+    """The README's compact table: ``op passed/total`` cells, ``columns`` to a row."""
+    cells = [f"{s.op} {s.passed}/{s.total}" for s in summary.values()]
+    cells += [""] * (-len(cells) % columns)
+    lines = ["| op passed/total |" + "  |" * (columns - 1), "|" + "---|" * columns]
+    for i in range(0, len(cells), columns):
+        lines.append("| " + " | ".join(cells[i:i + columns]) + " |")
+    return "\n".join(lines)
+
+
+def update_readme(text: str, summary: dict[str, OpSummary]) -> str:
+    """``text`` (README.md) with the table between :data:`README_BEGIN` and
+    :data:`README_END` and the last ``**N / M cases pass.**`` total before it regenerated.
+    Raises ValueError if the markers are missing."""
+    import re
+    b, e = text.find(README_BEGIN), text.find(README_END)
+    if b < 0 or e < b:
+        raise ValueError(f"README has no {README_BEGIN} ... {README_END} block")
+    n_pass = sum(s.passed for s in summary.values())
+    n_all = sum(s.total for s in summary.values())
+    # the total before the table, "**N / M cases pass.**" (tests/test_readme.py reads that form)
+    head = re.sub(r"\*\*\d+ / \d+ cases pass(?: over \d+ ops)?\.\*\*(?!.*\*\*\d+ / \d+ cases pass)",
+                  f"**{n_pass} / {n_all} cases pass.**", text[:b], flags=re.S)
+    return head + README_BEGIN + "\n" + readme_table(summary) + "\n" + text[e:]

@@ -154,13 +154,14 @@ def test_pool1d_matches_reference(op, attrs):
 
 
 @pytest.mark.parametrize("op, ins, attrs, inits, frag", [
-    ("Conv", ["x", "w"], {}, {"w": np.ones((2, 3, 1, 1, 1), np.float32)}, "unsupported: 3-D Conv (node 'n3')"),
-    ("MaxPool", ["x"], {"kernel_shape": [1, 1, 1]}, {}, "unsupported: 3-D MaxPool (node 'n3')"),
-    ("AveragePool", ["x"], {"kernel_shape": [1, 1, 1]}, {}, "unsupported: 3-D AveragePool (node 'n3')"),
+    ("Conv", ["x", "w"], {}, {"w": np.ones((2, 3, 1, 1, 1, 1), np.float32)}, "unsupported: 4-D Conv (node 'n3')"),
+    ("MaxPool", ["x"], {"kernel_shape": [1, 1, 1, 1]}, {}, "unsupported: 4-D MaxPool (node 'n3')"),
+    ("AveragePool", ["x"], {"kernel_shape": [1, 1, 1, 1]}, {}, "unsupported: 4-D AveragePool (node 'n3')"),
 ])
-def test_3d_conv_and_pool_are_refused(op, ins, attrs, inits, frag):
+def test_4d_conv_and_pool_are_refused(op, ins, attrs, inits, frag):
+    """1-D to 3-D run (issue 10); four spatial dims are refused with the op and node."""
     node = helper.make_node(op, ins, ["y"], name="n3", **attrs)
-    assert frag in _error(_model([node], [_vi("x", [1, 3, 2, 2, 2])], ["y"], inits))
+    assert frag in _error(_model([node], [_vi("x", [1, 3, 2, 2, 2, 2])], ["y"], inits))
 
 
 # ------------------------------------------------------------------------- malformed attributes

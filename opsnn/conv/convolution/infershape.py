@@ -23,3 +23,28 @@ def infer_shape(input_shape, input_dtype, weight_shape, stride, padding, dilatio
     co, _, kh, kw = weight_shape
     ho, wo = out_hw(h, w, kh, kw, tuple(stride), normalize_pads(padding), tuple(dilation))
     return [((n, co, ho, wo), input_dtype)]
+
+
+def pads_begin_end(padding, nsp: int) -> list[tuple[int, int]]:
+    """Per-axis (begin, end) from ``nsp`` symmetric values or ``2*nsp`` (begin, end) pairs."""
+    p = [int(v) for v in padding]
+    return [(v, v) for v in p] if len(p) == nsp else [(p[2 * i], p[2 * i + 1]) for i in range(nsp)]
+
+
+def infer_shape_nd(input_shape, input_dtype, weight_shape, stride, padding, dilation, transposed: bool,
+                   output_padding, groups: int):
+    """[(output shape, dtype)] of a 1-D/2-D/3-D convolution, forward (weight [Cout,
+    C/groups, *k]) or transposed (weight [C, Cout/groups, *k]; extents
+    ``(in-1)*s - pb - pe + d*(k-1) + 1 + output_padding``)."""
+    n, _, *sizes = input_shape
+    w0, w1, *kernel = weight_shape
+    nsp = len(sizes)
+    pads = pads_begin_end(padding, nsp)
+    if transposed:
+        opad = list(output_padding or [0] * nsp)
+        outs = [(s - 1) * st - pb - pe + d * (k - 1) + 1 + o for s, k, st, (pb, pe), d, o in
+                zip(sizes, kernel, stride, pads, dilation, opad)]
+        return [((n, w1 * groups, *outs), input_dtype)]
+    outs = [(s + pb + pe - d * (k - 1) - 1) // st + 1 for s, k, st, (pb, pe), d in
+            zip(sizes, kernel, stride, pads, dilation)]
+    return [((n, w0, *outs), input_dtype)]

@@ -96,10 +96,10 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
     return r
 
 
-def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=None, act=None):
-    """Body factory. Slots: input, weight, [bias,] output. ``compute``: as for
-    :func:`conv2d_nchw`. ``act``: (activation, alpha, beta) FixPipe applies to the fp32
-    result before the write (graph mode)."""
+def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None):
+    """Body factory around ``compute_fn(x, w, bias) -> float32 result`` (numpy views of
+    the slots input, weight, [bias,] output); ``act``: the FixPipe epilogue
+    (activation, alpha, beta) applied before the write (graph mode)."""
     def make(addrs, ws):
         def body(mem):
             if out_t.numel == 0:
@@ -107,9 +107,17 @@ def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=
             x = tensor_view(mem, addrs[0], in_t)
             w = tensor_view(mem, addrs[1], w_t)
             b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
-            r = conv2d_nchw(x, w, stride, pads, dilation, groups, b, compute)
+            r = compute_fn(x, w, b)
             if act is not None:
                 r = apply_epilogue(r, *act)
             write_out(mem, addrs[-1], out_t, r)
         return body
     return make
+
+
+def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=None, act=None):
+    """Body factory. Slots: input, weight, [bias,] output. ``compute``: as for
+    :func:`conv2d_nchw`. ``act``: (activation, alpha, beta) FixPipe applies to the fp32
+    result before the write (graph mode)."""
+    return conv_body_from(in_t, w_t, bias_t, out_t,
+                          lambda x, w, b: conv2d_nchw(x, w, stride, pads, dilation, groups, b, compute), act)

@@ -6,7 +6,9 @@ CANN prototype (aclnn_convolution.h):
                                    outputPadding, groups, output, cubeMathType, workspaceSize, executor)
   aclnnConvolution(workspace, workspaceSize, executor, stream)
 
-This slice supports 2-D convolution in NCHW:
+This module runs the 2-D forward convolution in NCHW; 1-D (NCL), 3-D (NCDHW) and
+``transposed=true`` (1-D, 2-D, 3-D; weight [Cin, Cout/groups, *k], outputPadding) are
+``op_api_nd.py`` (same checks up to cubeMathType, then its own shape checks). 2-D:
   input  [N, C, H, W]; weight [Cout, C/groups, kh, kw]; bias [Cout] or None;
   output [N, Cout, Ho, Wo] with Ho = (H + pad_top + pad_bottom - dh*(kh-1) - 1) // sh + 1
   (Wo alike).
@@ -14,7 +16,6 @@ This slice supports 2-D convolution in NCHW:
   padding: length 2 = (pad_h, pad_w), symmetric; or length 4 = (top, bottom, left, right),
     asymmetric (what the ONNX frontend needs for ``pads``; note the order differs from
     ONNX's [top, left, bottom, right]); each >= 0.
-  transposed must be False (True returns 161002: not supported in this slice);
   outputPadding is ignored unless transposed and may be None.
   groups >= 1 dividing C and Cout; weight.shape[1] == C / groups (depthwise included).
   dtypes: FLOAT, FLOAT16, BF16; input, weight and output alike; bias any of these.
@@ -41,6 +42,7 @@ from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.op import execute, prepare
 from .infershape import normalize_pads, out_hw
 from .kernel import conv_body, tile_program
+from .op_api_nd import build_nd
 from ...matmul.common.cube_math import compute_dtype_name, cube_compute_dtype
 from .tiling import convolution_tiling
 
@@ -83,8 +85,9 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
     if cubeMathType not in (0, 1, 2, 3) or isinstance(cubeMathType, bool):
         raise invalid(OP, f"cubeMathType must be 0..3, got {cubeMathType!r}")
     cmt = int(cubeMathType)
-    if transposed:
-        raise invalid(OP, "transposed convolution is not supported (transposed must be false)")
+    if transposed or len(input.view_shape) in (3, 5):  # 1-D, 3-D and transposed: op_api_nd.py
+        return build_nd(OP if fused is None else "aclnnFusedConvolution", chip, input, weight, bias, stride,
+                        padding, dilation, transposed, outputPadding, groups, output, cmt, fused)
     for name, t in (("input", input), ("weight", weight), ("output", output)):
         if t.storage_format == aclFormat.ACL_FORMAT_NHWC:
             raise invalid(OP, f"{name} format NHWC is not supported; expected NCHW or ND")
@@ -148,10 +151,10 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
 
 def aclnnConvolutionGetWorkspaceSize(input, weight, bias, stride, padding, dilation, transposed,  # noqa: N802,A002
                                      outputPadding, groups, output, cubeMathType=0):  # noqa: N803
-    """Phase 1 of a 2-D NCHW convolution (see the module doc for shapes and attributes).
-    Returns (workspace_size, executor, status): 161001 for a null input/weight/output/
-    stride/padding/dilation; 161002 for a bad dtype, shape, attribute, groups,
-    cubeMathType, or transposed=True (not supported)."""
+    """Phase 1 of a convolution: 2-D NCHW (module doc), 1-D / 3-D or transposed
+    (``op_api_nd``). Returns (workspace_size, executor, status): 161001 for a null
+    input/weight/output/stride/padding/dilation; 161002 for a bad dtype, shape,
+    attribute, groups, cubeMathType or outputPadding."""
     return prepare("Convolution", lambda chip: _build(chip, input, weight, bias, stride, padding, dilation,
                                                       transposed, outputPadding, groups, output, cubeMathType))
 

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 from ...base.dtypes import aclDataType
 from ...base.op_def import ATTR, ATTRIBUTE, INPUT, INT_ARRAY, OUTPUT, OpDef, Param
-from .infershape import infer_shape
+from .infershape import infer_shape, infer_shape_nd
 from .op_api import aclnnConvolution, aclnnConvolutionGetWorkspaceSize
 
 
 
-def _infer(input, weight, stride, padding, dilation, **_attrs):  # noqa: A002
-    """[(output shape, dtype)]; bias, transposed, outputPadding, groups and cubeMathType
-    do not change it."""
-    return infer_shape(input[0], input[1], weight[0], stride, padding, dilation)
+def _infer(input, weight, stride, padding, dilation, transposed=False, outputPadding=None, groups=1,  # noqa: A002,N803
+           **_attrs):
+    """[(output shape, dtype)]; bias and cubeMathType do not change it. 1-D, 3-D and
+    transposed shapes follow ``op_api_nd.out_sizes``."""
+    if len(input[0]) == 4 and not transposed:
+        return infer_shape(input[0], input[1], weight[0], stride, padding, dilation)
+    return infer_shape_nd(input[0], input[1], weight[0], stride, padding, dilation, bool(transposed),
+                          outputPadding, int(groups))
 
 
 CONVOLUTION = OpDef(
@@ -29,7 +33,7 @@ CONVOLUTION = OpDef(
     infer=_infer,
     get_workspace_size=aclnnConvolutionGetWorkspaceSize, launch=aclnnConvolution,
     dtypes=(aclDataType.ACL_FLOAT, aclDataType.ACL_FLOAT16, aclDataType.ACL_BF16),
-    doc="2-D NCHW convolution of ``input`` by ``weight`` (+ ``bias``), as an implicit GEMM on the Cube",
+    doc="1-D/2-D/3-D convolution (or transposed convolution) of ``input`` by ``weight`` (+ ``bias``) on the Cube",
 )
 
 OP_DEFS = (CONVOLUTION,)

@@ -13,12 +13,22 @@ BIAS_TABLE_ITEMSIZE = 4
 
 
 class ConvolutionTilingKey(IntEnum):
-    """Kernel variants: 1x1 kernels (no Load3D window expansion) and a bias (BiasTable)."""
+    """Kernel variants: 1x1 kernels (no Load3D window expansion), a bias (BiasTable) and
+    the transposed form (the Cube runs the zero-inserted input)."""
 
     GENERAL = 0          #: any kh x kw, no bias
     POINTWISE = 1        #: 1x1 kernel, no bias
     GENERAL_BIAS = 2     #: any kh x kw, bias
     POINTWISE_BIAS = 3   #: 1x1 kernel, bias
+    TRANSPOSED = 4       #: transposed (zero-inserted input), no bias
+    TRANSPOSED_POINTWISE = 5
+    TRANSPOSED_BIAS = 6
+    TRANSPOSED_POINTWISE_BIAS = 7
+
+    @classmethod
+    def of_nd(cls, kernel, has_bias: bool, transposed: bool) -> ConvolutionTilingKey:
+        """The key of a 1-D/2-D/3-D kernel (pointwise = every extent 1), +4 when transposed."""
+        return cls((1 if all(k == 1 for k in kernel) else 0) + (2 if has_bias else 0) + (4 if transposed else 0))
 
     @classmethod
     def of(cls, kh: int, kw: int, has_bias: bool) -> ConvolutionTilingKey:

@@ -259,8 +259,10 @@ def _t(npu, shape, dtype=np.float32):
     (lambda n: dict(weight=_t(n, (8, 4, 3, 3), np.float16)), "weight dtype ACL_FLOAT16 differs from input"),
     (lambda n: dict(output=_t(n, (1, 8, 6, 6), np.float16)), "output dtype ACL_FLOAT16 differs from input"),
     (lambda n: dict(cubeMathType=4), "cubeMathType must be 0..3"),
-    (lambda n: dict(transposed=True), "transposed convolution is not supported"),
-    (lambda n: dict(input=_t(n, (4, 6, 6))), "input must be 4-D"),
+    (lambda n: dict(transposed=True), "outputPadding must not be null when transposed is true"),
+    (lambda n: dict(transposed=True, outputPadding=[1, 0]), "outputPadding[0] = 1 must be smaller than stride 1"),
+    (lambda n: dict(input=_t(n, (4, 6))), "input must be 4-D"),
+    (lambda n: dict(input=_t(n, (4, 6, 6))), "weight must be 3-D"),
     (lambda n: dict(weight=_t(n, (8, 4, 3))), "weight must be 4-D"),
     (lambda n: dict(stride=[1, 1, 1]), "stride must have length 2"),
     (lambda n: dict(stride=2), "stride must be an aclIntArray"),
@@ -303,9 +305,9 @@ def test_check_order_null_then_type_then_dtype_then_shape(npu):
     # dtype beats shape
     ret, msg = bad(input=_t(npu, (1, 4, 6), np.int32))
     assert ret == 161002 and "dtype ACL_INT32" in msg
-    # transposed beats shape
-    ret, msg = bad(transposed=True, output=_t(npu, (2, 2, 2, 2)))
-    assert ret == 161002 and "transposed" in msg
+    # transposed: outputPadding beats the output shape
+    ret, msg = bad(transposed=True, outputPadding=[2, 2], output=_t(npu, (2, 2, 2, 2)))
+    assert ret == 161002 and "outputPadding[0] = 2" in msg
 
 
 def test_phase2_single_use_executor(npu, rng):
