@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="intermediate tensors and workspaces: one buffer each, a caching allocator, or one "
                         "planned arena (default planned; see frontend/memory.py)")
     r.add_argument("--memory-report", action="store_true", help="print all three policies beside the lower bound")
+    r.add_argument("--capture", action=argparse.BooleanOptionalAction, default=True,
+                   help="capture the model once (aclmdlRICaptureBegin/End) and replay it, one host launch (default); "
+                        "--no-capture launches every kernel eagerly")
     i = sub.add_parser("info", help="list a model's inputs, outputs and operators",
                        description="Show what a model needs (input names, shapes, dtypes, for --inputs) and "
                                    "whether every operator is supported. With no MODEL, lists the light models.")

@@ -197,6 +197,7 @@ def cmd_run(args, console: Console) -> int:
                       TimeElapsedColumn(), console=console, transient=True, disable=args.no_progress) as prog:
             tp = prog.add_task("prepare (phase 1)", total=len(runner.graph.nodes))
             runner.prepare(lambda i, n: prog.update(tp, completed=i))
+            captured, capture_error = _capture(runner) if args.capture else (0, "")
             prepare_s = time.perf_counter() - t0
             tr = prog.add_task("execute (simulate)", total=max(len(runner.calls), 1))
             with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -208,7 +209,8 @@ def cmd_run(args, console: Console) -> int:
         trace_path = None
         if trace_file is not None:
             trace_error = write_atomically(trace_file, lambda tmp: profiling.write_trace(
-                tmp, metadata={"model": str(path), "chip": chip.name, "mode": args.mode}))
+                tmp, metadata={"model": str(path), "chip": chip.name, "mode": args.mode,
+                               "replayed": bool(captured), "captured_tasks": captured}))
             if trace_error is None:
                 trace_path = f"{trace_file}  (open in https://ui.perfetto.dev or chrome://tracing)"
             else:
@@ -262,12 +264,34 @@ def cmd_run(args, console: Console) -> int:
                   ref_s=ref_s, top=args.top, mode=args.mode)
     from ..memory import print_memory
     print_memory(console, mem_report, full=args.memory_report)
+    if captured:
+        console.print(f"replayed: captured once as a model run instance ({captured} tasks), run by one "
+                      "aclmdlRIExecuteAsync (one host launch)", highlight=False)
+    else:
+        why = f"the capture failed ({escape(capture_error)})" if capture_error else "--no-capture"
+        console.print(f"not replayed: every kernel launched eagerly ({why})", highlight=False)
     for err in write_errors:
         err_console = Console(stderr=True, width=console.width)
         err_console.print(f"[red]error:[/] {escape(err)}", highlight=False)
     if write_errors or (check is not None and not check_passed(check)):
         return 1
     return 0
+
+
+def _capture(runner) -> tuple[int, str]:
+    """Capture the prepared program once (``PreparedProgram.capture``), with the
+    intermediates' live bytes per call for the trace's arena counter. Returns (the
+    number of captured tasks, ""), or (0, the reason) when a call cannot be captured
+    (the run then launches eagerly: nothing captured has run)."""
+    from ..errors import DeviceError
+    report = runner.memory_report()
+    n = len(runner.calls)
+    live = list(report.live or [])[:n + 1]
+    live += [0] * (n + 1 - len(live))
+    try:
+        return runner.program.capture(live), ""
+    except DeviceError as e:
+        return 0, str(e)
 
 
 def _has_non_finite(a) -> bool:
