@@ -234,6 +234,18 @@ class PreparedProgram:
             check(acl.mdl.ri_set_arena_use(ri, per_kernel + [live_bytes[len(self.calls)]]), "acl.mdl.ri_set_arena_use")
         return self.captured_tasks
 
+    def try_capture(self, live_bytes: list[int] | None = None) -> tuple[int, str]:
+        """:meth:`capture` (``live_bytes`` cut or padded with zeros to one entry per call
+        and one after), as ``(captured tasks, "")``, or ``(0, the reason)`` when a call
+        cannot be captured: then nothing captured has run and the program launches
+        eagerly (``npu-sim run``)."""
+        n = len(self.calls)
+        live = None if live_bytes is None else list(live_bytes)[:n + 1] + [0] * max(0, n + 1 - len(live_bytes))
+        try:
+            return self.capture(live), ""
+        except DeviceError as e:
+            return 0, str(e)
+
     @staticmethod
     def _event() -> int:
         ev, ret = acl.rt.create_event()

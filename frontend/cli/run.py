@@ -197,7 +197,9 @@ def cmd_run(args, console: Console) -> int:
                       TimeElapsedColumn(), console=console, transient=True, disable=args.no_progress) as prog:
             tp = prog.add_task("prepare (phase 1)", total=len(runner.graph.nodes))
             runner.prepare(lambda i, n: prog.update(tp, completed=i))
-            captured, capture_error = _capture(runner) if args.capture else (0, "")
+            captured, capture_error = 0, ""
+            if args.capture:   # one capture; the run replays it (frontend.program)
+                captured, capture_error = runner.program.try_capture(runner.memory_report().live)
             prepare_s = time.perf_counter() - t0
             tr = prog.add_task("execute (simulate)", total=max(len(runner.calls), 1))
             with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -276,22 +278,6 @@ def cmd_run(args, console: Console) -> int:
     if write_errors or (check is not None and not check_passed(check)):
         return 1
     return 0
-
-
-def _capture(runner) -> tuple[int, str]:
-    """Capture the prepared program once (``PreparedProgram.capture``), with the
-    intermediates' live bytes per call for the trace's arena counter. Returns (the
-    number of captured tasks, ""), or (0, the reason) when a call cannot be captured
-    (the run then launches eagerly: nothing captured has run)."""
-    from ..errors import DeviceError
-    report = runner.memory_report()
-    n = len(runner.calls)
-    live = list(report.live or [])[:n + 1]
-    live += [0] * (n + 1 - len(live))
-    try:
-        return runner.program.capture(live), ""
-    except DeviceError as e:
-        return 0, str(e)
 
 
 def _has_non_finite(a) -> bool:
