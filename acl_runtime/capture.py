@@ -25,11 +25,33 @@ outside the capture fails with 107024 CAPTURE_DEPENDENCY and invalidates the cap
 gives 100000; replay charges the host one ``aclnn_launch`` (one task submission), and
 records one host span ``aclmdlRIExecuteAsync`` with a flow arrow to the first task.
 
+Task groups (CANN 8.x / 9.0 "aclmdlRICaptureTaskGrpBegin", "...TaskGrpEnd",
+"...TaskUpdateBegin", "...TaskUpdateEnd", hiascend.com runtime API reference,
+aclcppdevg_03_1823..1826): ``TaskGrpBegin(stream)`` / ``TaskGrpEnd(stream) -> handle``
+on a capturing stream mark the single-operator tasks between them as a group (only
+operator launches are allowed inside: another task type fails with 507009
+TASK_TYPE_NOT_SUPPORT); ``TaskUpdateBegin(stream, handle)`` on a stream that is not
+capturing, the same number and types of tasks, then ``TaskUpdateEnd(stream)`` replace
+the group's tasks in the instance (new tensor addresses, a new executor's scalars),
+so the next replay uses them without a recapture. The update tasks are not run.
+Assumptions [A]: begin of a second group while one is open, end without a group or
+on another stream, update end without update begin, and an update whose count or
+types differ from the group's give 107000 PARAM_INVALID (the group is unchanged);
+a group of a destroyed instance gives 100000; a capture ended with a group open is
+invalidated (507903); the update takes effect for replays issued after update end.
+
+Arena counter: with ``set_arena_use`` (``acl.mdl.ri_set_arena_use``, a simulator
+extension) or :meth:`CaptureManager.instantiate`, each replay adds samples to the
+counter track :data:`ARENA_COUNTER` ("C" events): bytes of the arena in use at each
+captured kernel (instantiate: the buffers between their first and last use in capture
+order), sampled at the replay's launch and as each kernel ends.
+
 Longer than 300 lines on purpose: the rules (manager), the stream/copy hooks and the
 Pythonic :class:`Graph` over them are one feature and read best together.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from npu_sim.program import KernelLaunch
@@ -52,6 +74,11 @@ ACL_ERROR_RT_STREAM_NOT_CAPTURED = 107029
 ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT = 107030
 ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED = 107036
 ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED = 507903
+ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT = 507009
+ACL_ERROR_RT_PARAM_INVALID = 107000
+#: counter track (process, series) of arena bytes in use during replays
+ARENA_COUNTER = ("modelRI arena", "in use (bytes)")
+_KERNEL_KINDS = ("kernel", "launch")
 for _k, _v in list(globals().items()):
     if _k.startswith("ACL_ERROR_RT_"):
         C.ERROR_NAMES.setdefault(_v, _k)
@@ -87,6 +114,9 @@ class ModelRI:
     ended: bool = False
     destroyed: bool = False
     replays: int = 0
+    group_open: tuple | None = None      #: (stream, first task index) of an open task group
+    update_of: "TaskGroup | None" = None  #: set on the recorder of an aclmdlRICaptureTaskUpdate
+    arena_use: list | None = None        #: bytes in use per captured kernel, then after the last
 
     def describe(self) -> str:
         """Text of aclmdlRIDebugPrint: one line per task."""
@@ -96,16 +126,30 @@ class ModelRI:
         return "\n".join(lines)
 
 
+@dataclass
+class TaskGroup:
+    """A task group (aclrtTaskGrp): ``indices`` of its tasks in ``ModelRI.tasks`` (all on
+    the stream it was begun on); ``updates``: completed task updates."""
+
+    handle: int
+    model: int
+    indices: list[int]
+    updates: int = 0
+
+
 class CaptureManager:
     """Capture state of one Runtime: ``capturing`` maps stream id -> ModelRI (shared with
     ``Streams.capturing``, which the hooks test first, so no capture costs one dict test)."""
 
     def __init__(self, rt) -> None:
         self.rt = rt
+        self.device = rt.context.device
         self.capturing: dict[int, ModelRI] = rt.streams.capturing
         self.models: dict[int, ModelRI] = {}
         self.event_owner: dict[int, int] = {}   # event id -> modelRI handle of its latest record
         self.next_handle = 1
+        self.groups: dict[int, TaskGroup] = {}
+        self.next_group = 1
 
     def _live(self, sid: int) -> ModelRI | None:
         ri = self.capturing.get(sid)
@@ -113,6 +157,11 @@ class CaptureManager:
             self.capturing.pop(sid, None)
             return None
         return ri
+
+    def _capture(self, sid: int) -> ModelRI | None:
+        """The capture stream ``sid`` is in (None when free or only updating a group)."""
+        ri = self._live(sid)
+        return None if ri is None or ri.update_of is not None else ri
 
     # ---- begin / end / info ----------------------------------------------------------
     def begin(self, stream, mode: int) -> None:
@@ -130,7 +179,7 @@ class CaptureManager:
 
     def end(self, stream) -> int:
         s = self.rt.streams.stream(stream)
-        ri = self._live(s.stream_id)
+        ri = self._capture(s.stream_id)
         if ri is None:
             raise AclError(ACL_ERROR_RT_STREAM_NOT_CAPTURED, f"aclmdlRICaptureEnd: stream {s.stream_id} is not capturing")
         if ri.origin is not s:
@@ -138,6 +187,10 @@ class CaptureManager:
                            f"aclmdlRICaptureEnd: the capture was begun on stream {ri.origin.stream_id}, "
                            f"not on stream {s.stream_id}")
         self.rt.launcher.flush()   # routes the last deferred launches into the capture
+        if ri.group_open is not None and ri.status == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE:
+            ri.status = ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
+            ri.reason = (f"the task group begun on stream {ri.group_open[0].stream_id} was never ended "
+                         "(aclmdlRICaptureTaskGrpEnd)")
         for sid in ri.streams:
             self.capturing.pop(sid, None)
         ri.ended = True
@@ -150,7 +203,7 @@ class CaptureManager:
     def get_info(self, stream) -> tuple[int, int]:
         """(status, modelRI handle; 0 when the stream is not capturing)."""
         s = self.rt.streams.stream(stream)
-        ri = self._live(s.stream_id)
+        ri = self._capture(s.stream_id)
         return (ACL_MODEL_RI_CAPTURE_STATUS_NONE, 0) if ri is None else (ri.status, ri.handle)
 
     def model(self, handle) -> ModelRI:
@@ -167,6 +220,108 @@ class CaptureManager:
         del self.models[handle]
         if getattr(ri, "arena", 0):
             self.rt.free(ri.arena)
+        for h in [h for h, g in self.groups.items() if g.model == handle]:
+            del self.groups[h]
+
+    # ---- task groups ------------------------------------------------------------------
+    def group_begin(self, stream) -> None:
+        """aclmdlRICaptureTaskGrpBegin: 107029 unless ``stream`` is capturing; 107000 if a
+        group is already open in the capture."""
+        s = self.rt.streams.stream(stream)
+        ri = self._capture(s.stream_id)
+        if ri is None:
+            raise AclError(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                           f"aclmdlRICaptureTaskGrpBegin: stream {s.stream_id} is not capturing")
+        if ri.group_open is not None:
+            raise AclError(ACL_ERROR_RT_PARAM_INVALID, f"aclmdlRICaptureTaskGrpBegin: a task group is already open on "
+                           f"stream {ri.group_open[0].stream_id} (groups do not nest)")
+        self.rt.launcher.flush()   # launches issued before the begin are outside the group
+        ri.group_open = (s, len(ri.tasks))
+
+    def group_end(self, stream) -> int:
+        """aclmdlRICaptureTaskGrpEnd -> task group handle. 107029 unless ``stream`` is
+        capturing; 107000 without an open group or on another stream than the begin."""
+        s = self.rt.streams.stream(stream)
+        ri = self._capture(s.stream_id)
+        if ri is None:
+            raise AclError(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                           f"aclmdlRICaptureTaskGrpEnd: stream {s.stream_id} is not capturing")
+        if ri.group_open is None or ri.group_open[0] is not s:
+            where = "no task group is open" if ri.group_open is None else \
+                f"the task group was begun on stream {ri.group_open[0].stream_id}"
+            raise AclError(ACL_ERROR_RT_PARAM_INVALID, f"aclmdlRICaptureTaskGrpEnd on stream {s.stream_id}: {where}")
+        self.rt.launcher.flush()
+        start = ri.group_open[1]
+        ri.group_open = None
+        g = TaskGroup(self.next_group, ri.handle, [j for j in range(start, len(ri.tasks)) if ri.tasks[j].stream is s])
+        self.next_group += 1
+        self.groups[g.handle] = g
+        return g.handle
+
+    def update_begin(self, stream, group) -> None:
+        """aclmdlRICaptureTaskUpdateBegin: tasks issued on ``stream`` until update end
+        are recorded as the group's new tasks, not run. 107027 if the stream is
+        capturing, 107000 if it is already updating, 100000 for an unknown group or one
+        whose instance was destroyed or is still capturing."""
+        s = self.rt.streams.stream(stream)
+        cur = self._live(s.stream_id)
+        if cur is not None:
+            if cur.update_of is not None:
+                raise AclError(ACL_ERROR_RT_PARAM_INVALID,
+                               f"aclmdlRICaptureTaskUpdateBegin: stream {s.stream_id} is already updating a task group")
+            raise AclError(ACL_ERROR_RT_STREAM_CAPTURED, f"aclmdlRICaptureTaskUpdateBegin: stream {s.stream_id} is "
+                           "capturing; a task update needs a stream that is not capturing")
+        g = self._group(group)
+        self.rt.launcher.flush()
+        rec = ModelRI(0, self.rt.context.device, s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL, streams={s.stream_id})
+        rec.update_of = g
+        self.capturing[s.stream_id] = rec
+
+    def update_end(self, stream) -> None:
+        """aclmdlRICaptureTaskUpdateEnd: the recorded tasks replace the group's. 107000
+        without an update begin on ``stream`` or when their count or types differ from
+        the group's (the group is unchanged); 100000 if the instance was destroyed in
+        between; 507903 if an unsafe call invalidated the update."""
+        s = self.rt.streams.stream(stream)
+        rec = self._live(s.stream_id)
+        if rec is None or rec.update_of is None:
+            raise AclError(ACL_ERROR_RT_PARAM_INVALID,
+                           f"aclmdlRICaptureTaskUpdateEnd: stream {s.stream_id} has no task update begun")
+        self.rt.launcher.flush()
+        self.capturing.pop(s.stream_id, None)
+        if rec.status == ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED:
+            raise AclError(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+                           f"aclmdlRICaptureTaskUpdateEnd: the update was invalidated: {rec.reason}")
+        g = self._group(rec.update_of.handle)
+        ri = self.models[g.model]
+        old = [ri.tasks[j] for j in g.indices]
+        if [t.kind for t in old] != [t.kind for t in rec.tasks]:
+            raise AclError(ACL_ERROR_RT_PARAM_INVALID, f"aclmdlRICaptureTaskUpdateEnd: the update issued "
+                           f"{len(rec.tasks)} tasks {[t.name for t in rec.tasks]}, task group {g.handle} has "
+                           f"{len(old)} {[t.name for t in old]} (count and types must match)")
+        for j, t in zip(g.indices, rec.tasks):
+            ri.tasks[j] = Task(t.kind, ri.tasks[j].stream, t.name, t.payload)
+        g.updates += 1
+
+    def _group(self, handle) -> TaskGroup:
+        g = self.groups.get(handle) if isinstance(handle, int) and not isinstance(handle, bool) else None
+        if g is None:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"task group {handle!r} does not exist (never ended, or its "
+                           "modelRI was destroyed)")
+        self.model(g.model)
+        return g
+
+    def set_arena_use(self, handle, per_kernel: list[int]) -> None:
+        """Bytes of the arena in use while each captured kernel runs (one entry per
+        kernel task, in capture order) and after the last (one more entry): each replay
+        then samples them on the :data:`ARENA_COUNTER` track. 100000 for a bad handle or
+        a list of the wrong length."""
+        ri = self.model(handle)
+        n = sum(t.kind in _KERNEL_KINDS for t in ri.tasks)
+        if len(per_kernel) != n + 1:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM,
+                           f"modelRI {handle} has {n} kernel tasks: give {n + 1} byte counts, not {len(per_kernel)}")
+        ri.arena_use = [int(b) for b in per_kernel]
 
     def instantiate(self, handle, buffers: dict[int, int], alignment: int = 512):
         """Plan ``buffers`` ({device address: bytes}, e.g. intermediates and workspaces
@@ -228,6 +383,9 @@ class CaptureManager:
                 k, addrs, ws = task.payload
                 task.payload = (k, [real(a) for a in addrs], real(ws))
         ri.plan = plan
+        kernel_at = [j for j, t in enumerate(ri.tasks) if t.kind in _KERNEL_KINDS]
+        live = [((u & -u).bit_length() - 1, u.bit_length() - 1, buffers[b]) for b, u in zip(bases, uses) if u]
+        ri.arena_use = [sum(n for lo, hi, n in live if lo <= j <= hi) for j in kernel_at] + [0]
         return plan
 
     # ---- hooks (called by streams / launch_queue / memory while a capture is active) --
@@ -260,6 +418,11 @@ class CaptureManager:
         if ri is None:
             return False
         if ri.status == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE:
+            if kind not in _KERNEL_KINDS and (ri.update_of is not None
+                                              or (ri.group_open is not None and ri.group_open[0] is s)):
+                where = "a task update" if ri.update_of is not None else "a task group"
+                raise AclError(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, f"{name} on stream {s.stream_id} inside {where}: "
+                               "only single-operator launches may be issued there")
             ri.tasks.append(Task(kind, s, name, payload))
         return True
 
@@ -307,14 +470,24 @@ class CaptureManager:
         t, fid = rt.profiler.host_span("aclnn_launch", "aclmdlRIExecuteAsync",
                                        {"modelRI": ri.handle, "tasks": len(ri.tasks)}, flow=True)
         backed = dev.backed
+        use = ri.arena_use
+        sample = None
+        if use is not None:
+            counter, env = rt.profiler.host.counter, dev.env
+            counter(ARENA_COUNTER[0], ARENA_COUNTER[1], t, use[0])
+
+            def sample(_ev, v: int) -> None:
+                counter(ARENA_COUNTER[0], ARENA_COUNTER[1], env.now, v)
+        nk = 0
         for task in ri.tasks:
             ts = s if task.stream is ri.origin else task.stream
             p = task.payload
+            proc = None
             if task.kind == "kernel":
                 k, addrs, ws = p
-                dev.submit_kernel(ts, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t, fid)
+                proc = dev.submit_kernel(ts, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t, fid)
             elif task.kind == "launch":
-                dev.submit_kernel(ts, p[0], t, fid)
+                proc = dev.submit_kernel(ts, p[0], t, fid)
             elif task.kind == "memcpy":
                 count, tag, apply = p
                 dev.submit_memcpy(ts, count, tag, apply, t, fid)
@@ -322,6 +495,10 @@ class CaptureManager:
                 dev.submit_record(ts, p[0], t)
             else:
                 dev.submit_wait(ts, p[0], t)
+            if proc is not None:
+                nk += 1
+                if sample is not None:
+                    proc.callbacks.append(lambda ev, v=use[nk]: sample(ev, v))
             fid = None
         ri.replays += 1
 
@@ -332,9 +509,12 @@ class CaptureManager:
 
 
 def manager(rt) -> CaptureManager:
-    """The CaptureManager of Runtime ``rt`` (created on first use)."""
+    """The CaptureManager of Runtime ``rt``: created on first use, and anew for each
+    device (after aclFinalize / a reset, old instances cannot run; handles restart at
+    1, so a run's trace does not depend on the runs before it in the process)."""
     m = rt.streams.__dict__.get("capture_manager")
-    if m is None:
+    dev = rt.context.device
+    if m is None or (m.device is not dev and dev is not None):
         m = rt.streams.capture_manager = CaptureManager(rt)
     return m
 
@@ -354,6 +534,12 @@ def copy_hook(rt, s, sync: bool, kind: int, src: int) -> bool:
             p <= src < p + a.nbytes for p, a in rt.memory._host_keep.items()):
         m.unsafe_call("aclrtMemcpyAsync from host memory not allocated by aclrtMallocHost")
     return True
+
+
+class _GroupRef:
+    """The aclrtTaskGrp handle of a ``Graph.task_group()`` block (set when it ends)."""
+
+    handle = 0
 
 
 class Graph:
@@ -421,6 +607,39 @@ class Graph:
     def describe(self) -> str:
         """aclmdlRIDebugPrint's text."""
         return self.model.describe()
+
+    @contextmanager
+    def task_group(self):
+        """``with graph.task_group() as grp: <launches>`` inside the capture block:
+        aclmdlRICaptureTaskGrpBegin/End on the capture stream; ``grp.handle`` is then the
+        aclrtTaskGrp for :meth:`update`. Raises the Session's typed errors."""
+        from .errors import raising
+        grp = _GroupRef()
+        with raising():
+            self._m().group_begin(self.stream.handle)
+        yield grp
+        with raising():
+            grp.handle = self._m().group_end(self.stream.handle)
+
+    @contextmanager
+    def update(self, grp, stream):
+        """``with graph.update(grp, stream): <the group's launches, new tensors or
+        scalars>`` after the capture: aclmdlRICaptureTaskUpdateBegin/End on ``stream``
+        (a Session stream that is not capturing); the launches are recorded, not run,
+        and the next :meth:`replay` uses them."""
+        from .errors import raising
+        with raising():
+            self._m().update_begin(stream.handle, grp.handle)
+        try:
+            yield grp
+        except BaseException:
+            try:
+                self._m().update_end(stream.handle)
+            except AclError:
+                pass
+            raise
+        with raising():
+            self._m().update_end(stream.handle)
 
     def destroy(self) -> None:
         """aclmdlRIDestroy; frees the workspaces the graph kept."""

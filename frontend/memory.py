@@ -75,6 +75,8 @@ class MemoryReport:
     planned: int
     lower_bound: int
     buffers: int
+    #: bytes live at each call, then after the last (:func:`live_bytes`), for the arena counter
+    live: list | None = None
 
     def rows(self) -> list[tuple[str, str]]:
         def mib(b: int) -> str:
@@ -137,13 +139,29 @@ def caching_offsets(bufs: list[BufferRequest]) -> tuple[dict, int]:
     return offsets, top
 
 
+def live_bytes(bufs: list[BufferRequest], n_calls: int) -> list[int]:
+    """Bytes live at each call ``0..n_calls-1`` of ``bufs`` (half-open call lifetimes),
+    then one more entry: bytes still live after the last call (graph outputs)."""
+    diff = [0] * (n_calls + 2)
+    for b in bufs:
+        lo, hi = min(b.lower, n_calls + 1), min(b.upper, n_calls + 1)
+        diff[lo] += b.size_bytes
+        diff[hi] -= b.size_bytes
+    out, cur = [], 0
+    for d in diff[:n_calls + 1]:
+        cur += d
+        out.append(cur)
+    return out
+
+
 def plan(bufs: list[BufferRequest], policy: str):
     """(offsets, arena_bytes, MemoryReport) of ``bufs`` (from :func:`lifetimes`) for
     ``policy`` (caching or planned; the report covers all three)."""
     planned = plan_buffers(bufs, alignment=ALIGN)
     c_offs, c_arena = caching_offsets(bufs)
+    n_calls = max((b.upper for b in bufs), default=1) - 1   # outputs live to n_calls + 1 (lifetimes)
     report = MemoryReport(policy, planned.naive_bytes, c_arena, planned.arena_bytes, planned.lower_bound_bytes,
-                          len(bufs))
+                          len(bufs), live_bytes(bufs, n_calls))
     if policy == "planned":
         return planned.offsets, planned.arena_bytes, report
     return c_offs, c_arena, report

@@ -5,12 +5,14 @@ into it, :mod:`frontend.workloads` builds a transformer layer into it. A program
 holds the prepared calls (phase 1 done once, executors made repeatable with
 ``aclSetAclOpExecutorRepeatable``), one workspace shared by every call and the
 stream they run on. Ops on one stream run in order, so one workspace sized for the
-largest call serves them all (the baseline of DESIGN.md section 7).
+largest call serves them all (the baseline of DESIGN.md section 7). A program can be
+captured once (:meth:`PreparedProgram.capture`, CANN's aclmdlRICapture*) and is then
+replayed by one aclmdlRIExecuteAsync per run instead of one launch per kernel.
 
 Everything goes through public interfaces: the pyACL-style binding
 (``acl.rt.malloc``, ``acl.rt.memcpy[_async]``, ``acl.util.numpy_to_ptr``,
 ``acl.rt.create_stream``, ``acl.rt.create_event``, ``acl.rt.record_event``,
-``acl.rt.synchronize_stream``, ``acl.rt.event_elapsed_time``) with every status
+``acl.rt.synchronize_stream``, ``acl.rt.event_elapsed_time``, ``acl.mdl.ri_*``) with every status
 checked and turned into :class:`~frontend.errors.DeviceError`, the aclnn entry
 points of ``opsnn`` for both phases, and the read-only profiling views of
 :mod:`frontend.profiling`.
@@ -137,6 +139,8 @@ class PreparedProgram:
         self.call_workspaces: list[int] | None = None
         self.poison: list[list[tuple[int, int]]] | None = None   #: regions to fill after each call
         self._poison_src = 0
+        self.model_ri = 0           #: captured model run instance (:meth:`capture`); 0: launch eagerly
+        self.captured_tasks = 0     #: tasks in it
 
     def add(self, *calls: PreparedCall) -> None:
         self.calls.extend(calls)
@@ -176,6 +180,21 @@ class PreparedProgram:
         Raises DeviceError for a failed runtime call or launch."""
         start, end = self._event(), self._event()
         check(acl.rt.record_event(start, self.stream), "acl.rt.record_event")
+        if self.model_ri:
+            check(acl.mdl.ri_execute_async(self.model_ri, self.stream), "acl.mdl.ri_execute_async")
+        else:
+            self._launch_all()
+        check(acl.rt.record_event(end, self.stream), "acl.rt.record_event")
+        total = len(self.calls)
+        self._synchronize(progress, total)
+        if progress:
+            progress(total, total)
+        ms, ret = acl.rt.event_elapsed_time(start, end)
+        check(ret, "acl.rt.event_elapsed_time")
+        return ms * 1e6
+
+    def _launch_all(self) -> None:
+        """Phase 2 of every call on the stream (and the poison copies after each)."""
         ws, ws_size = self.workspace, self.workspace_size
         per_call = self.call_workspaces
         for i, c in enumerate(self.calls):
@@ -189,14 +208,43 @@ class PreparedProgram:
             for addr, n in (self.poison[i] if self.poison is not None else ()):
                 check(acl.rt.memcpy_async(addr, n, self._poison_src, n, acl.ACL_MEMCPY_DEVICE_TO_DEVICE, self.stream),
                       "acl.rt.memcpy_async (poison)")
-        check(acl.rt.record_event(end, self.stream), "acl.rt.record_event")
-        total = len(self.calls)
-        self._synchronize(progress, total)
-        if progress:
-            progress(total, total)
-        ms, ret = acl.rt.event_elapsed_time(start, end)
-        check(ret, "acl.rt.event_elapsed_time")
-        return ms * 1e6
+
+    def capture(self, live_bytes: list[int] | None = None) -> int:
+        """Capture phase 2 of every call once (aclmdlRICaptureBegin in GLOBAL mode on the
+        program's stream, the launches and poison copies recorded instead of run,
+        aclmdlRICaptureEnd); from then on :meth:`launch_timed` replays the instance
+        (aclmdlRIExecuteAsync: one host launch instead of one per kernel). After
+        :meth:`allocate`. ``live_bytes``: bytes of intermediates + workspaces live at
+        each call, then after the last (``frontend.memory.live_bytes``): the replays
+        draw them on the trace's arena counter track. Returns the number of captured
+        tasks. Raises DeviceError (the capture is ended first)."""
+        s = self.stream
+        check(acl.mdl.ri_capture_begin(s, acl.mdl.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), "acl.mdl.ri_capture_begin")
+        try:
+            self._launch_all()
+        except BaseException:   # never leave the stream capturing
+            acl.mdl.ri_capture_end(s)
+            raise
+        ri, ret = acl.mdl.ri_capture_end(s)
+        check(ret, "acl.mdl.ri_capture_end")
+        self.model_ri = ri
+        self.captured_tasks = acl.mdl.ri_task_count(ri)
+        if live_bytes is not None:
+            per_kernel = [b for c, b in zip(self.calls, live_bytes) for _ in range(c.kernel_count)]
+            check(acl.mdl.ri_set_arena_use(ri, per_kernel + [live_bytes[len(self.calls)]]), "acl.mdl.ri_set_arena_use")
+        return self.captured_tasks
+
+    def try_capture(self, live_bytes: list[int] | None = None) -> tuple[int, str]:
+        """:meth:`capture` (``live_bytes`` cut or padded with zeros to one entry per call
+        and one after), as ``(captured tasks, "")``, or ``(0, the reason)`` when a call
+        cannot be captured: then nothing captured has run and the program launches
+        eagerly (``npu-sim run``)."""
+        n = len(self.calls)
+        live = None if live_bytes is None else list(live_bytes)[:n + 1] + [0] * max(0, n + 1 - len(live_bytes))
+        try:
+            return self.capture(live), ""
+        except DeviceError as e:
+            return 0, str(e)
 
     @staticmethod
     def _event() -> int:

@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "planned arena (default planned; see frontend/memory.py)")
     r.add_argument("--memory-report", action="store_true", help="print all three policies beside the lower bound")
     r.add_argument("--sanitize", action="store_true", help="run the stream sanitizer (races, use after free, event order, needless syncs) and print its findings")
+    r.add_argument("--capture", action=argparse.BooleanOptionalAction, default=True,
+                   help="capture the model once (aclmdlRICaptureBegin/End) and replay it, one host launch (default); "
+                        "--no-capture launches every kernel eagerly")
     i = sub.add_parser("info", help="list a model's inputs, outputs and operators",
                        description="Show what a model needs (input names, shapes, dtypes, for --inputs) and "
                                    "whether every operator is supported. With no MODEL, lists the light models.")

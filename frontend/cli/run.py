@@ -216,6 +216,9 @@ def cmd_run(args, console: Console) -> int:
                       TimeElapsedColumn(), console=console, transient=True, disable=args.no_progress) as prog:
             tp = prog.add_task("prepare (phase 1)", total=len(runner.graph.nodes))
             runner.prepare(lambda i, n: prog.update(tp, completed=i))
+            captured, capture_error = 0, ""
+            if args.capture:   # one capture; the run replays it (frontend.program)
+                captured, capture_error = runner.program.try_capture(runner.memory_report().live)
             prepare_s = time.perf_counter() - t0
             tr = prog.add_task("execute (simulate)", total=max(len(runner.calls), 1))
             with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -229,7 +232,8 @@ def cmd_run(args, console: Console) -> int:
         if trace_file is not None:
             _warn_trace_size(console, args.trace_level)
             trace_error = write_atomically(trace_file, lambda tmp: profiling.write_trace(
-                tmp, metadata={"model": str(path), "chip": chip.name, "mode": args.mode}))
+                tmp, metadata={"model": str(path), "chip": chip.name, "mode": args.mode,
+                               "replayed": bool(captured), "captured_tasks": captured}))
             if trace_error is None:
                 trace_path = f"{trace_file}  (open in https://ui.perfetto.dev or chrome://tracing)"
             else:
@@ -288,6 +292,12 @@ def cmd_run(args, console: Console) -> int:
             console.print(f"[yellow]sanitizer:[/] {escape(str(f))}", highlight=False)
         if not sanitizer.findings():
             console.print("sanitizer: no findings", highlight=False)
+    if captured:
+        console.print(f"replayed: captured once as a model run instance ({captured} tasks), run by one "
+                      "aclmdlRIExecuteAsync (one host launch)", highlight=False)
+    else:
+        why = f"the capture failed ({escape(capture_error)})" if capture_error else "--no-capture"
+        console.print(f"not replayed: every kernel launched eagerly ({why})", highlight=False)
     for err in write_errors:
         err_console = Console(stderr=True, width=console.width)
         err_console.print(f"[red]error:[/] {escape(err)}", highlight=False)

@@ -60,4 +60,9 @@ def test_fork_join_plan_and_replay(npu):
     for _ in range(3):
         assert acl.mdl.ri_execute_async(ri, a) == 0 and acl.rt.synchronize_device() == 0
         assert (npu.to_host(out, (N,), np.float32) == 13.0).all()
+    # the arena counter: bytes of planned buffers between their first and last use in
+    # capture order, at each kernel (K1..K5), then 0 after the last
+    assert manager(runtime()).model(ri).arena_use == [4 * N, 2 * 4 * N, 3 * 4 * N, 3 * 4 * N, 4 * N, 0]
+    track = [c for c in runtime().profiler.host.counters if c.track == acl.mdl.ARENA_COUNTER[0]]
+    assert len(track) == 3 * 6 and track[-1].value == 0
     assert acl.mdl.ri_destroy(ri) == 0
