@@ -1,8 +1,6 @@
 """``npu-sim run``: feeds, one prepared run, the reference check and the summary."""
 from __future__ import annotations
 
-import math
-import os
 import time
 import warnings
 
@@ -13,98 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from .common import CliError, load_graph, resolve_model, writable_dir, writable_file, write_atomically
-
-
-def _safe_name(name: str, used: set[str]) -> str:
-    base = "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "output"
-    cand, k = base, 1
-    while cand in used:
-        k += 1
-        cand = f"{base}_{k}"
-    used.add(cand)
-    return cand
-
-
-def _read_inputs(path: str) -> dict[str, np.ndarray]:
-    try:
-        z = np.load(path, allow_pickle=False)
-    except Exception as e:  # noqa: BLE001 - numpy raises many kinds for a bad file
-        raise CliError(f"cannot read inputs {path!r}: {e}") from None
-    if not isinstance(z, np.lib.npyio.NpzFile):
-        raise CliError(f"cannot read inputs {path!r}: not an .npz archive (a single array? save it with "
-                       "np.savez(FILE, input_name=array))")
-    try:
-        with z:
-            return {k: z[k] for k in z.files}
-    except Exception as e:  # noqa: BLE001
-        raise CliError(f"cannot read inputs {path!r}: {e}") from None
-
-
-def _host_memory_bytes() -> int | None:
-    """Physical host memory (bytes), or None where the OS does not say."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def _check_fits(name: str, shape, dtype, chip) -> None:
-    """Refuse (one line) an input that cannot fit the chip's HBM or the host's memory."""
-    nbytes = math.prod(int(d) for d in shape) * np.dtype(dtype).itemsize
-    hbm = int(chip.hbm_bytes)
-    host = _host_memory_bytes()
-    for what, cap in (("the chip's HBM", hbm), ("host memory", host)):
-        if cap is not None and nbytes > cap:
-            raise CliError(f"input {name!r} {list(shape)} {np.dtype(dtype)} needs {nbytes / 2**30:,.1f} GiB, more "
-                           f"than {what} ({cap / 2**30:,.1f} GiB)", 1)
-
-
-def _random_input(rng, shape, dtype) -> np.ndarray:
-    """Seeded random values drawn in the input's own dtype (no float64 detour for a
-    float32 input; float16/bfloat16 go through float32)."""
-    dt = np.dtype(dtype)
-    if dt.kind == "f":
-        draw = dt if dt in (np.dtype(np.float32), np.dtype(np.float64)) else np.dtype(np.float32)
-        return rng.standard_normal(shape, dtype=draw).astype(dt, copy=False)
-    if dt.kind == "b":
-        return rng.integers(0, 2, size=shape, dtype=np.uint8).astype(dt)
-    return rng.integers(0, 2, size=shape, dtype=dt if dt.kind in "iu" else np.int64).astype(dt, copy=False)
-
-
-def _check_sequence_length(path, feeds: dict) -> None:
-    """A transformer's learned position table (an initializer named
-    ``*position_embeddings*`` of shape [max_len, hidden]) bounds the sequence length:
-    refuse longer integer inputs (token ids, masks) with the model's maximum, rather
-    than fail later in constant folding (MiniLM: 512)."""
-    seq = max((a.shape[-1] for a in feeds.values() if a.ndim >= 2 and a.dtype.kind in "iu"), default=0)
-    if not seq:
-        return
-    import onnx
-    try:
-        model = onnx.load(str(path), load_external_data=False)
-    except Exception:  # noqa: BLE001 - load_graph reports unreadable models
-        return
-    for init in model.graph.initializer:
-        if "position_embeddings" in init.name and len(init.dims) == 2 and seq > init.dims[0]:
-            raise CliError(f"sequence length {seq} is longer than the model's maximum of {init.dims[0]} "
-                           f"(its position table {init.name!r} has {init.dims[0]} rows)")
-
-
-def _undeclared_shape_inputs(model) -> list[str]:
-    """Graph inputs (not initializers) whose ONNX type declares no shape at all."""
-    inits = {i.name for i in model.graph.initializer}
-    return [i.name for i in model.graph.input if i.name not in inits
-            and i.type.HasField("tensor_type") and not i.type.tensor_type.HasField("shape")]
-
-
-def _as_input(name: str, arr: np.ndarray, dtype, shape) -> np.ndarray:
-    arr = np.asarray(arr)
-    if arr.dtype.kind in "OUSVc" or (arr.dtype.kind == "f" and np.dtype(dtype).kind in "iub"):
-        raise CliError(f"input {name!r}: cannot use {arr.dtype} data for a {np.dtype(dtype)} input", 1)
-    out = arr.astype(dtype, copy=False)
-    if tuple(out.shape) != tuple(shape):
-        raise CliError(f"input {name!r} has shape {list(out.shape)}, the model wants {list(shape)}", 1)
-    return out
+from .run_inputs import (_as_input, _check_fits, _check_sequence_length, _random_input, _read_inputs,  # noqa: F401
+                         _safe_name, _undeclared_shape_inputs)
 
 
 def rel_error(got: np.ndarray, ref: np.ndarray) -> float:
