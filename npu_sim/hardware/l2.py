@@ -22,10 +22,15 @@ Policy (assumptions [A], documented in ``docs/timing.md``):
   working set larger than L2 pays for its write-backs -- the capacity cliff;
 * a range larger than the whole L2 is never cached (a write goes straight to HBM).
 
-Keys do not cross kernel launches: a later kernel re-reading an earlier one's
-output does not hit (the tile programs carry no device addresses). Old launches'
-ranges still occupy the LRU until evicted, as stale lines do, and their dirty
-bytes are written back then (charged to the kernel that evicts them).
+Keys do not cross kernel launches (the tile programs carry no device addresses).
+Old launches' ranges still occupy the LRU until evicted, as stale lines do, and
+their dirty bytes are written back then (charged to the kernel that evicts them).
+
+Across kernels, :class:`GmL2` keeps the device's L2 state by GM address: the byte
+ranges of every kernel's inputs, outputs and workspace (the launch's
+``KernelLaunch.gm``), so a kernel reading what an earlier one wrote or read is served
+from L2 while those bytes are still resident (producer-consumer reuse; the policy is
+in :class:`GmL2`'s docstring and docs/timing.md, "L2 across kernels").
 """
 from __future__ import annotations
 
@@ -110,4 +115,110 @@ class L2Cache:
         """Drop every cached range, dirty ones without a write-back (counters are kept)."""
         self.lines.clear()
         self.dirty.clear()
+        self.used_bytes = 0
+
+
+class GmL2:
+    """The device's L2 state across kernels: an LRU over GM byte intervals.
+
+    ``capacity_bytes`` is the chip's ``l2_bytes`` (910B2: 192 MiB, CANN
+    ``Ascend910B2.ini`` ``[SoCInfo] l2_size``). Intervals are half-open ``[addr,
+    addr + nbytes)`` device addresses with a last-use stamp. Policy (assumptions [A],
+    docs/timing.md "L2 across kernels"):
+
+    * :meth:`kernel` first measures how many bytes of the kernel's input ranges are
+      resident (the hits; when the kernel's footprint -- inputs + outputs + workspace
+      -- exceeds the capacity, each byte over it is taken to evict one resident byte
+      before it is read, as a stream in address order does to an LRU), then touches its inputs (read-allocate), its workspace and
+      its outputs (write-allocate) in that order, each becoming most recently used;
+    * outputs are written through: their HBM bytes are paid when written (each output
+      line goes to HBM once, on eviction or later, so the bytes are the same and only
+      their time moves; paying at write time keeps a kernel from leaving its
+      write-back to nobody), and the lines stay resident for the consumer;
+    * when the total exceeds the capacity the least recently used intervals are
+      trimmed from their start (byte-exact, no sets or ways): an operand set larger
+      than L2 leaves only its newest ``capacity_bytes`` resident, the capacity cliff;
+    * a range larger than the whole L2 leaves its last ``capacity_bytes`` resident
+      (the tail of a stream is what an LRU keeps).
+
+    Counters: ``hit_bytes`` / ``read_bytes`` (input bytes found resident / asked
+    for, over all kernels), ``used_bytes`` (resident now), ``evicted_bytes``.
+    """
+
+    __slots__ = ("capacity_bytes", "spans", "used_bytes", "clock", "hit_bytes", "read_bytes", "evicted_bytes")
+
+    def __init__(self, capacity_bytes: int):
+        self.capacity_bytes = int(capacity_bytes)
+        self.spans: dict[int, list] = {}    # start -> [end, stamp]
+        self.used_bytes = 0
+        self.clock = 0
+        self.hit_bytes = self.read_bytes = self.evicted_bytes = 0
+
+    def resident(self, addr: int, nbytes: int) -> int:
+        """Bytes of ``[addr, addr + nbytes)`` resident now (no state change)."""
+        lo, hi = addr, addr + nbytes
+        got = 0
+        for s, (e, _) in self.spans.items():
+            if s < hi and e > lo:
+                got += min(e, hi) - max(s, lo)
+        return got
+
+    def touch(self, addr: int, nbytes: int) -> None:
+        """Make ``[addr, addr + nbytes)`` resident and most recently used (its tail
+        ``capacity_bytes`` if larger), evicting least recently used bytes."""
+        if nbytes <= 0 or self.capacity_bytes <= 0:
+            return
+        if nbytes > self.capacity_bytes:
+            addr, nbytes = addr + nbytes - self.capacity_bytes, self.capacity_bytes
+        lo, hi = addr, addr + nbytes
+        spans = self.spans
+        for s in [s for s, (e, _) in spans.items() if s < hi and e > lo]:
+            e, stamp = spans.pop(s)
+            self.used_bytes -= e - s
+            if s < lo:
+                spans[s] = [lo, stamp]
+                self.used_bytes += lo - s
+            if e > hi:
+                spans[hi] = [e, stamp]
+                self.used_bytes += e - hi
+        self.clock += 1
+        spans[lo] = [hi, self.clock]
+        self.used_bytes += nbytes
+        while self.used_bytes > self.capacity_bytes:
+            s = min(spans, key=lambda k: spans[k][1])
+            e, stamp = spans.pop(s)
+            over = self.used_bytes - self.capacity_bytes
+            if e - s > over:            # trim the oldest interval from its start
+                spans[s + over] = [e, stamp]
+                self.used_bytes -= over
+                self.evicted_bytes += over
+            else:
+                self.used_bytes -= e - s
+                self.evicted_bytes += e - s
+
+    def kernel(self, reads, writes, workspace=None) -> tuple[int, int]:
+        """One kernel's GM ranges, ``reads`` and ``writes`` as ``(addr, nbytes)`` pairs and
+        ``workspace`` an ``(addr, nbytes)`` pair or None: returns ``(hit_bytes,
+        read_bytes)``, the input bytes resident at its start and all its input bytes,
+        then updates the state as the class docstring says."""
+        hit = total = 0
+        for a, n in reads:
+            total += n
+            hit += self.resident(a, n)
+        foot = total + sum(n for _, n in writes) + (workspace[1] if workspace else 0)
+        if foot > self.capacity_bytes:   # each byte past capacity evicts a resident one before its use
+            hit = max(0, hit - (foot - self.capacity_bytes))
+        for a, n in reads:
+            self.touch(a, n)
+        if workspace:
+            self.touch(*workspace)
+        for a, n in writes:
+            self.touch(a, n)
+        self.hit_bytes += hit
+        self.read_bytes += total
+        return hit, total
+
+    def clear(self) -> None:
+        """Forget every resident range (counters are kept)."""
+        self.spans.clear()
         self.used_bytes = 0

@@ -24,7 +24,7 @@ from typing import Callable
 
 from acl_runtime import launch
 from acl_runtime.host_clock import HOST_COST_NS, prepare_cost_ns
-from acl_runtime.launch import (SANITIZER, AclError, charge_prepare, check_kernel, device_chip, launch_prepared,
+from acl_runtime.launch import (AclError, charge_prepare, check_kernel, device_chip, launch_prepared,
                                   serialized)
 
 from .cache import CACHE, CacheVerifyError, plan_signature
@@ -123,6 +123,10 @@ def _finish_plan(plan: ExecutorPlan, chip) -> None:
     plan.report = rep = build_report(plan.op_name, plan.kernels, plan.workspace_size, plan.tiling)
     plan.prepare_ns = prepare_cost_ns(rep.core_types, rep.extra_candidates)
     plan.launch_args = [dict(info, kernel=k.spec.name) for k in plan.kernels]
+    outs = [list(t.view_shape) for t in plan.outputs if t is not None]
+    for k in plan.kernels:   # msprof's Output Shapes column (npu-trace export --msprof-csv)
+        if "output_shapes" not in k.spec.args:
+            k.spec.args = dict(k.spec.args, output_shapes=outs)
 
 
 @serialized
@@ -152,11 +156,8 @@ def _launch(name: str, executor: aclOpExecutor, plan, addrs: list, workspace, st
     """The end both phase-2 paths share: hand the kernels to the stream, count the run,
     release a single-use executor. 361001 for a runtime refusal, 561000 otherwise."""
     try:
-        if SANITIZER.enabled:
-            launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0,
-                            _ranges(executor, addrs, workspace))
-        else:
-            launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0)
+        launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0,
+                        _ranges(executor, addrs, workspace))
     except AclError as e:
         return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
     except Exception as e:  # noqa: BLE001 - never crash the caller
@@ -169,7 +170,7 @@ def _launch(name: str, executor: aclOpExecutor, plan, addrs: list, workspace, st
 
 def _ranges(executor: aclOpExecutor, addrs: list, workspace) -> tuple:
     """(reads, writes, workspace) device byte ranges of one launch, for the stream
-    sanitizer: each input slot's view extent is read, each output's written."""
+    sanitizer and the device's L2 model: each input slot's view extent is read, each output's written."""
     n_in = executor.plan.n_inputs
     reads, writes = [], []
     for i, (t, a) in enumerate(zip(executor.slots, addrs)):

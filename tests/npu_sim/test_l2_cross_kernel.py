@@ -1,0 +1,103 @@
+"""The L2 kept across kernels (npu_sim.hardware.l2.GmL2): producer-consumer reuse by GM
+address, the capacity cliff, and the per-kernel counters.
+
+Expected values follow GmL2's policy (its docstring and docs/timing.md, "L2 across
+kernels"): input bytes resident at a kernel's start are read at the L2 rate, the
+rest at the HBM rate; outputs are written through and stay resident.
+"""
+from __future__ import annotations
+
+import pytest
+
+from npu_sim import BlockProgram, CoreType, Device, KernelLaunch, KernelSpec, Pipe, Stage, TileSpec
+from npu_sim.chips.presets import TINY
+from npu_sim.hardware.l2 import GmL2
+
+KiB = 1024
+
+
+# ---- the interval LRU ----------------------------------------------------------------------------
+def test_resident_bytes_and_partial_overlap():
+    c = GmL2(1000)
+    c.touch(0, 400)
+    assert c.resident(0, 400) == 400 and c.resident(200, 400) == 200 and c.resident(400, 100) == 0
+    c.touch(200, 400)           # overlaps: [0,200) keeps its old stamp, [200,600) is newest
+    assert c.used_bytes == 600 and c.resident(0, 600) == 600
+
+
+def test_lru_trims_the_oldest_bytes_first():
+    c = GmL2(1000)
+    c.touch(0, 600)
+    c.touch(10_000, 600)        # 200 B over: the oldest interval loses its first 200 B
+    assert c.used_bytes == 1000 and c.evicted_bytes == 200
+    assert c.resident(0, 200) == 0 and c.resident(200, 400) == 400 and c.resident(10_000, 600) == 600
+
+
+def test_range_larger_than_l2_keeps_its_tail():
+    c = GmL2(1000)
+    c.touch(0, 5000)
+    assert c.used_bytes == 1000 and c.resident(4000, 1000) == 1000 and c.resident(0, 4000) == 0
+
+
+def test_kernel_hits_then_update_and_footprint_over_capacity():
+    c = GmL2(1000)
+    assert c.kernel([(0, 300)], [(1000, 300)]) == (0, 300)      # cold
+    assert c.kernel([(1000, 300)], [(2000, 300)]) == (300, 300)  # reads what the last one wrote
+    c2 = GmL2(1000)
+    c2.touch(0, 600)
+    # footprint 600 + 600 = 1200: 200 B over capacity evict 200 resident bytes before use
+    assert c2.kernel([(0, 600)], [(5000, 600)]) == (400, 600)
+
+
+# ---- on the device -------------------------------------------------------------------------------
+CHIP = TINY.model_copy(update={"mte2_bytes_per_cycle": 4096, "mte3_bytes_per_cycle": 4096, "l2_cross_kernel_reuse": True})
+
+
+def _copy_spec(nbytes):
+    tile = TileSpec((Stage(Pipe.MTE2, nbytes=nbytes), Stage(Pipe.VECTOR, vector_bytes=256),
+                     Stage(Pipe.MTE3, nbytes=nbytes)))
+    return KernelSpec("copy", CoreType.AIV, (BlockProgram((tile,)),))
+
+
+def _chain(chip, nbytes, gm_known=True):
+    """Kernel 1 reads x and writes y; kernel 2 reads y and writes z."""
+    dev = Device(chip)
+    s = dev.create_stream()
+    x, y, z = 0, 1 << 24, 2 << 24
+    for src, dst in ((x, y), (y, z)):
+        gm = ([(src, nbytes)], [(dst, nbytes)], None) if gm_known else None
+        dev.submit_kernel(s, KernelLaunch(_copy_spec(nbytes), None, gm), 0.0)
+    dev.run_until(None)
+    return dev.kernel_records
+
+
+def test_consumer_reads_producer_output_from_l2():
+    n = 64 * KiB
+    first, second = _chain(CHIP, n)
+    assert first["l2_resident_in_bytes"] == 0 and first["hbm_bytes"] == 2 * n
+    assert second["l2_resident_in_bytes"] == n
+    assert second["l2_hit_bytes"] == n and second["hbm_bytes"] == n       # read from L2, written through
+    assert second["l2_hit_rate"] == pytest.approx(0.5)
+    assert second["dur_ns"] < first["dur_ns"]
+
+
+def test_past_l2_capacity_the_consumer_falls_back_to_hbm():
+    """Footprint y + z = 2 x 768 KiB > tiny's 1 MiB L2: only the part of y that survives
+    the consumer's own stream hits (768 - 512 = 256 KiB)."""
+    n = 768 * KiB
+    assert 2 * n > CHIP.l2_bytes
+    _, second = _chain(CHIP, n)
+    assert second["l2_resident_in_bytes"] == n - (2 * n - CHIP.l2_bytes)
+    n = 2 * CHIP.l2_bytes
+    _, second = _chain(CHIP, n)
+    assert second["l2_resident_in_bytes"] == 0 and second["hbm_bytes"] == 2 * n
+
+
+def test_switch_off_and_unknown_ranges_leave_timing_cold():
+    n = 64 * KiB
+    off = _chain(CHIP.model_copy(update={"l2_cross_kernel_reuse": False}), n)
+    unknown = _chain(CHIP, n, gm_known=False)
+    for recs in (off, unknown):
+        assert [r["l2_hit_bytes"] for r in recs] == [0, 0]
+        assert recs[0]["dur_ns"] == pytest.approx(recs[1]["dur_ns"])
+
