@@ -101,3 +101,27 @@ def test_switch_off_and_unknown_ranges_leave_timing_cold():
         assert [r["l2_hit_bytes"] for r in recs] == [0, 0]
         assert recs[0]["dur_ns"] == pytest.approx(recs[1]["dur_ns"])
 
+
+
+def test_aclnn_chain_hits_through_the_runtime():
+    """Two aclnnRelu calls on 910B2, the second reading the first's output: the launch
+    ranges reach the device (opsnn -> acl_runtime -> KernelLaunch.gm)."""
+    import opsnn
+    from acl_runtime import acl
+    from acl_runtime.runtime import runtime
+    from frontend.calibrate import _tensor
+    if runtime().initialized:
+        acl.finalize()
+    acl.init(chip="ascend910b2", timing_only=True)
+    acl.rt.set_device(0)
+    try:
+        x, y, z = (_tensor((1 << 20,), "FLOAT") for _ in range(3))
+        for a, b in ((x, y), (y, z)):
+            ws, ex, ret = opsnn.aclnnReluGetWorkspaceSize(a, b)
+            assert ret == 0 and opsnn.aclnnRelu(0, ws, ex, 0) == 0
+        acl.rt.synchronize_stream(0)
+        first, second = runtime().device.kernel_records[-2:]
+        assert first["l2_resident_in_bytes"] == 0 and second["l2_resident_in_bytes"] == 4 << 20
+        assert second["l2_hit_rate"] > 0.4 and second["dur_ns"] < first["dur_ns"]
+    finally:
+        acl.finalize()
