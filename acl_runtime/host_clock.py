@@ -23,6 +23,13 @@ figures we found:
   Python-level path, an upper bound for a C++ framework; they set no figure here.
 * [PT] github.com/pytorch/pytorch issue 82793: about 4 us of PyTorch dispatch per
   op (on CUDA), the floor of a framework's own per-op cost before its backend.
+* [FA] github.com/zouzias/pto-isa-mirror, demos/torch_jit/flash/README.md (910B,
+  torch_npu, averages of 200 calls after 50 warm-ups): for the small shapes (Sq 128-
+  1024, Skv 1024-2048) the times are flat in size, so host-bound: the unfused
+  attention (about four torch_npu ops: matmul, scale, softmax, matmul) 44-72 us per
+  call, 11-18 us per op end to end, and one fused npu_fused_infer_attention_score
+  67-80 us. With the "torch_npu" profile a cached op costs 10 + 1.5 + 4 = 15.5 us
+  of host time here, inside that 11-18 us range; without it 5.5 us.
 
 Why no better figure: the host cost depends on the host CPU, the CANN version and
 the op (tiling searches differ); CANN's profiling guide reports host API times per
@@ -77,8 +84,9 @@ TILING_CANDIDATE_NS = 1000.0
 
 
 #: optional framework overhead per op call, ns, added to each phase 1 [A]: "torch_npu" is
-#: 2.5x [PT]'s 4 us dispatch floor for its dispatcher plus OpCommand / task queue
-#: (no public torch_npu figure found; [CD]'s 155-171 us is a Python framework's).
+#: sized so a cached op's host time (10 + 1.5 + 4 us) falls in [FA]'s 11-18 us per
+#: host-bound torch_npu op, above [PT]'s 4 us dispatch floor (no direct torch_npu
+#: dispatch figure found; [CD]'s 155-171 us is a Python framework's).
 FRAMEWORK_PROFILES = {"none": 0.0, "torch_npu": 10000.0}
 #: the phase-1 entries before any framework profile
 _BASE = {k: HOST_COST_NS[k] for k in ("aclnn_prepare", "aclnn_cache_hit")}
