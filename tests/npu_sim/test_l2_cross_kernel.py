@@ -125,3 +125,29 @@ def test_aclnn_chain_hits_through_the_runtime():
         assert second["l2_hit_rate"] > 0.4 and second["dur_ns"] < first["dur_ns"]
     finally:
         acl.finalize()
+
+
+def test_interval_lru_matches_a_byte_by_byte_lru():
+    """Random touches on small ranges: GmL2 agrees with a per-byte LRU (each byte
+    stamped when touched; eviction takes the oldest stamp, lowest address first) on
+    every byte's residency and on the evicted count."""
+    import random
+    rng = random.Random(7)
+    cap = 97
+    c = GmL2(cap)
+    stamp_of: dict[int, int] = {}
+    evicted = 0
+    for t in range(1, 400):
+        a, n = rng.randrange(0, 300), rng.randrange(1, 140)
+        c.touch(a, n)
+        if n > cap:
+            a, n = a + n - cap, cap
+        for b in range(a, a + n):
+            stamp_of[b] = t
+        while len(stamp_of) > cap:
+            b = min(stamp_of, key=lambda k: (stamp_of[k], k))
+            del stamp_of[b]
+            evicted += 1
+        assert c.used_bytes == len(stamp_of) and c.evicted_bytes == evicted
+        q, m = rng.randrange(0, 300), rng.randrange(1, 80)
+        assert c.resident(q, m) == sum(1 for b in range(q, q + m) if b in stamp_of)
