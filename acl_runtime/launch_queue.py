@@ -110,7 +110,7 @@ class LaunchQueue:
         try:
             with deferred_sigint():   # Ctrl-C: raised after the hand-over, never half-way (acl_runtime.interrupt)
                 for s, k, addrs, ws, t, fid, gm in pending:
-                    if capturing and _capture(self.streams.rt).task(s, "kernel", k.spec.name, (k, addrs, ws)):
+                    if capturing and _capture(self.streams.rt).task(s, "kernel", k.spec.name, (k, addrs, ws, gm)):
                         done += 1
                         continue
                     try:

@@ -50,7 +50,8 @@ def test_kernel_hits_then_update_and_footprint_over_capacity():
 
 
 # ---- on the device -------------------------------------------------------------------------------
-CHIP = TINY.model_copy(update={"mte2_bytes_per_cycle": 4096, "mte3_bytes_per_cycle": 4096, "l2_cross_kernel_reuse": True})
+CHIP = TINY.model_copy(update={"mte2_bytes_per_cycle": 4096, "mte3_bytes_per_cycle": 4096,
+                               "l2_cross_kernel_reuse": True})
 
 
 def _copy_spec(nbytes):
@@ -151,3 +152,30 @@ def test_interval_lru_matches_a_byte_by_byte_lru():
         assert c.used_bytes == len(stamp_of) and c.evicted_bytes == evicted
         q, m = rng.randrange(0, 300), rng.randrange(1, 80)
         assert c.resident(q, m) == sum(1 for b in range(q, q + m) if b in stamp_of)
+
+
+def test_captured_graph_replay_carries_the_ranges():
+    """The same Relu chain captured (aclmdlRICaptureBegin/End) and replayed: the replayed
+    kernels carry their (remapped) ranges, so the second reads the first's output from L2."""
+    import opsnn
+    from acl_runtime import acl
+    from acl_runtime.runtime import runtime
+    from frontend.calibrate import _tensor
+    if runtime().initialized:
+        acl.finalize()
+    acl.init(chip="ascend910b2", timing_only=True)
+    acl.rt.set_device(0)
+    try:
+        s, _ = acl.rt.create_stream()
+        x, y, z = (_tensor((1 << 20,), "FLOAT") for _ in range(3))
+        prepared = [opsnn.aclnnReluGetWorkspaceSize(a, b) for a, b in ((x, y), (y, z))]
+        assert acl.mdl.ri_capture_begin(s, acl.mdl.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+        for ws, ex, ret in prepared:
+            assert ret == 0 and opsnn.aclnnRelu(0, ws, ex, s) == 0
+        ri, ret = acl.mdl.ri_capture_end(s)
+        assert ret == 0, acl.get_recent_err_msg()
+        assert acl.mdl.ri_execute_async(ri, s) == 0 and acl.rt.synchronize_stream(s) == 0
+        first, second = runtime().device.kernel_records[-2:]
+        assert first["l2_resident_in_bytes"] == 0 and second["l2_resident_in_bytes"] == 4 << 20
+    finally:
+        acl.finalize()
