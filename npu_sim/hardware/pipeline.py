@@ -17,7 +17,8 @@ tiles advances at the pace of its slowest stage.
 ``duration`` comes from :func:`npu_sim.hardware.cost.stage_cost`: the fixed term plus
 the throughput term; for stages that touch GM the throughput term is the latest of
 the core's engine, the shared HBM server (bytes with no L2 key, and L2 misses) and
-the shared L2 server (L2 hits), which is why the clock must stand at ``start``
+the shared L2 server (L2 hits, and a read's share found in the L2 kept across
+kernels, ``KernelStats.resident``), which is why the clock must stand at ``start``
 before it is computed. So the block process yields one SimPy timeout per GM stage
 (to reach its start), and none for on-chip stages, whose times follow from the rule
 alone. Spans are recorded with their computed start and duration.
@@ -86,7 +87,10 @@ class KernelStats:
     rounded; L2 hits include keyed writes absorbed by the write-back L2), dirty bytes
     written back to HBM on eviction (part of the HBM bytes), useful GM bytes moved,
     core ns per core type (block start to end, dispatch excluded) and the number of
-    blocks run per core type."""
+    blocks run per core type. Set by the device before the blocks run (hardware/l2.py
+    ``GmL2``): ``resident``, the share of read bytes found in the L2 kept across
+    kernels, ``resident_keyed`` (the share applies to keyed misses too) and
+    ``resident_in`` (those input bytes)."""
 
     __slots__ = ("busy", "fixed", "hbm_bytes", "l2_hit_bytes", "writeback_bytes", "gm_bytes", "core_ns", "blocks",
                  "resident", "resident_keyed", "resident_in")
