@@ -357,7 +357,7 @@ class CaptureManager:
             if task.kind == "record":
                 last_record[task.payload[0].event_id] = j
             elif task.kind == "kernel":
-                _, addrs, ws = task.payload
+                _, addrs, ws = task.payload[:3]
                 for addr in (*addrs, ws):
                     b = owner(addr) if addr else None
                     if b is not None:
@@ -380,8 +380,11 @@ class CaptureManager:
             return addr if b is None else ri.arena + plan.offsets[b] + (addr - b)
         for task in ri.tasks:
             if task.kind == "kernel":
-                k, addrs, ws = task.payload
-                task.payload = (k, [real(a) for a in addrs], real(ws))
+                k, addrs, ws, gm = task.payload   # gm: the launch's byte ranges (L2 model), or None
+                if gm is not None:
+                    gm = ([(real(a), n) for a, n in gm[0]], [(real(a), n) for a, n in gm[1]],
+                          (real(gm[2][0]), gm[2][1]) if gm[2] else None)
+                task.payload = (k, [real(a) for a in addrs], real(ws), gm)
         ri.plan = plan
         kernel_at = [j for j, t in enumerate(ri.tasks) if t.kind in _KERNEL_KINDS]
         live = [((u & -u).bit_length() - 1, u.bit_length() - 1, buffers[b]) for b, u in zip(bases, uses) if u]
@@ -484,8 +487,9 @@ class CaptureManager:
             p = task.payload
             proc = None
             if task.kind == "kernel":
-                k, addrs, ws = p
-                proc = dev.submit_kernel(ts, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t, fid)
+                k, addrs, ws, gm = p
+                proc = dev.submit_kernel(ts, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None, gm),
+                                         t, fid)
             elif task.kind == "launch":
                 proc = dev.submit_kernel(ts, p[0], t, fid)
             elif task.kind == "memcpy":

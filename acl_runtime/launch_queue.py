@@ -71,7 +71,8 @@ class LaunchQueue:
         already checked against the chip (:meth:`check_kernel`). Raises AclError for a
         stream that does not exist or when no device is set. ``ranges``: for the stream
         sanitizer, ``(reads, writes, workspace)`` of (address, nbytes) pairs (the caller
-        builds it only while ``SANITIZER.enabled``)."""
+        builds it on every launch): the stream sanitizer checks them while ``SANITIZER.enabled``
+        and the device's L2 model keeps them across kernels (``KernelLaunch.gm``)."""
         ctx = self.ctx
         dev = ctx.device
         s = None
@@ -90,8 +91,8 @@ class LaunchQueue:
             clock.now_ns = end = start + dur
             prof.flow = fid = prof.flow + 1
             span(HOST_TRACK, name, start, dur, "host", args, fid, True)
-            pending.append((s, k, addrs, workspace, end, fid))
-        if ranges is not None:
+            pending.append((s, k, addrs, workspace, end, fid, ranges))
+        if ranges is not None and SANITIZER.enabled:
             SANITIZER.task(s.stream_id, name, ranges[0], ranges[1], ranges[2])
 
     def flush(self) -> None:
@@ -110,13 +111,13 @@ class LaunchQueue:
         done = 0
         try:
             with deferred_sigint():   # Ctrl-C: raised after the hand-over, never half-way (acl_runtime.interrupt)
-                for s, k, addrs, ws, t, fid in pending:
-                    if capturing and _capture(self.streams.rt).task(s, "kernel", k.spec.name, (k, addrs, ws)):
+                for s, k, addrs, ws, t, fid, gm in pending:
+                    if capturing and _capture(self.streams.rt).task(s, "kernel", k.spec.name, (k, addrs, ws, gm)):
                         done += 1
                         continue
                     try:
-                        dev.submit_kernel(s, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None), t,
-                                          fid)
+                        dev.submit_kernel(s, KernelLaunch(k.spec, k.make_body(addrs, ws) if backed else None, gm),
+                                          t, fid)
                     except Exception as e:  # noqa: BLE001 - a bad kernel is a stream error, never a crash
                         s.errors.append(f"{k.spec.name}: {e}")
                     done += 1

@@ -20,7 +20,11 @@ Sources (cited per row in :data:`WORKLOADS`):
   910B, fp16 2048^3 68.4 us, 4096^3 437 us, 8192^3 3600 us, 10240^3 7816 us; fp32
   4096^3 1626 us with HF32 off (torch_npu's default ``allow_hf32=False`` for mm).
 * [CP] github.com/Kirrito-k423/GroundUpScale, the ascend-910b2 hardware-capabilities
-  spec: an fp32 copy of 128 MiB in 185.6 us and of 224 MiB in 374 us.
+  spec (``specs/hardware-capabilities/ascend-910b2-npu-local.yaml``, probe
+  ``hbm-fp32-copy``, torch_npu 2.7.1 / CANN 8.5 on 910B2): best rates of an fp32 copy
+  of 2^25, 1.25 x 2^25, 1.5 x 2^25 and 1.75 x 2^25 elements -- 1446.6, 1253.0, 1258.2
+  and 1256.2 GB/s counting read + write, i.e. 128 MiB in 185.6 us, 160 MiB in 267.8
+  us, 192 MiB in 320.0 us and 224 MiB in 374.0 us (time = 2 x size / rate).
 * [FIA] github.com/zouzias/pto-isa-mirror, demos/torch_jit/flash/README.md:
   ``npu_fused_infer_attention_score``, B=1, N=1, D=128, Sq 2048 x Skv 8192, fp16:
   126.8-142.4 us (the row uses the middle, 134.6 us, with the range as its band
@@ -52,6 +56,8 @@ WORKLOADS = [
     ("mm_f16_10240", "torch.mm fp16 10240^3", 7816.0, "MM"),
     ("mm_f32_4096", "torch.mm fp32 4096^3 (hf32 off)", 1626.0, "MM"),
     ("copy_128", "copy fp32 128 MiB", 185.6, "CP"),
+    ("copy_160", "copy fp32 160 MiB", 267.8, "CP"),
+    ("copy_192", "copy fp32 192 MiB", 320.0, "CP"),
     ("copy_224", "copy fp32 224 MiB", 374.0, "CP"),
     ("fia_2048_8192", "fused_infer_attention N=1 D=128 2048x8192", 134.6, "FIA"),
 ]

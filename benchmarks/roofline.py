@@ -12,7 +12,10 @@ times as a full run), so the whole sweep takes about a minute.
   KEEP_DTYPE). FLOPs = 2 M N K; bytes = the compulsory GM traffic 2 (MK + KN + MN)
   x itemsize.
 * **Add**: fp32 ``out = a + b`` with 1 KiB to 1 GiB per operand. FLOPs = elements;
-  bytes = 3 x operand bytes.
+  bytes = 3 x operand bytes. Each timed launch re-reads what the one before it read,
+  so while the three operands fit the chip's L2 (910B2: 192 MiB, up to 64 MiB per
+  operand) the inputs come from L2 (``npu_sim.hardware.l2.GmL2``) and "% HBM" can pass
+  100%; past it they fall back to HBM: the capacity cliff between 64 and 96 MiB.
 
 Printed per case: simulated time per op, achieved TFLOP/s and GB/s, their ratios to
 the chip's peaks (cube peak for the dtype, ``ChipConfig.peak_flops``; HBM bandwidth,
@@ -45,7 +48,8 @@ from opsnn.base.dtypes import aclDataType
 
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 MATMUL_SIZES = [64, 128, 256, 512, 1024, 2048, 4096, 8192]
-ADD_BYTES = [KiB << (2 * i) for i in range(11)]          # 1 KiB, 4 KiB, ..., 1 GiB
+#: 1 KiB, 4 KiB, ..., 1 GiB, plus 48/80/96 MiB around the L2 cliff (3 operands of 64 MiB fill 192 MiB)
+ADD_BYTES = sorted([KiB << (2 * i) for i in range(11)] + [48 * MiB, 80 * MiB, 96 * MiB])
 QUICK_MATMUL = [64, 256, 1024, 4096]
 QUICK_ADD = [KiB, 64 * KiB, 4 * MiB, 256 * MiB]
 DTYPES = {"float16": (aclDataType.ACL_FLOAT16, 2), "float32": (aclDataType.ACL_FLOAT, 4)}

@@ -157,7 +157,7 @@ def _softmax(row):
 
 
 #: msprof OP Type -> (prepare(row) -> ((ws, executor, status), launch), inputs needed)
-SIMULATORS = {"MatMul": (_matmul, 2), "MatMulV2": (_matmul, 2), "MatMulV3": (_matmul, 2),
+SIMULATORS = {"MatMul": (_matmul, 2), "Matmul": (_matmul, 2), "MatMulV2": (_matmul, 2), "MatMulV3": (_matmul, 2),
               "BatchMatMul": (_matmul, 2), "BatchMatMulV2": (_matmul, 2), "SoftmaxV2": (_softmax, 1),
               "Softmax": (_softmax, 1), "Add": _binary("Add"), "Sub": _binary("Sub"), "Mul": _binary("Mul"),
               "Div": _binary("Div")}

@@ -24,7 +24,7 @@ from .chips import ChipConfig
 from .device_memory import DeviceMemory
 from .hardware.bandwidth import BandwidthServer, l2_read_bytes_per_ns, sustained_hbm_bytes_per_ns
 from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
-from .hardware.l2 import L2Cache
+from .hardware.l2 import GmL2, L2Cache
 from .metrics import kernel_metrics
 from .records import KernelRecords
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
@@ -142,6 +142,7 @@ class Device:
         self.hbm = BandwidthServer("HBM", sustained_hbm_bytes_per_ns(chip))
         self.l2 = BandwidthServer("L2", l2_read_bytes_per_ns(chip))
         self.l2_cache = L2Cache(chip.l2_bytes)
+        self.gm_l2 = GmL2(chip.l2_bytes) if chip.l2_cross_kernel_reuse else None
         self._compiled: dict[int, CompiledProgram] = {}
         self._spec_args: dict[int, tuple[KernelSpec, dict[str, Any]]] = {}   # id(spec) -> (spec, trace args)
         self._launches = 0
@@ -277,6 +278,7 @@ class Device:
         sched = self.scheduler
         kind = spec.core_type
         stats = KernelStats()
+        self._l2_resident(launch, stats)
         self._launches += 1
         scope = self._launches
         unit = "AIC" if kind is CoreType.AIC else "AIV"
@@ -319,14 +321,35 @@ class Device:
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)
 
+    def _l2_resident(self, launch: KernelLaunch, stats: KernelStats) -> None:
+        """The L2 kept across kernels (hardware/l2.py ``GmL2``): the share of the
+        launch's input bytes resident at its start goes into ``stats.resident`` (read
+        bytes the pipeline serves from L2), ``stats.resident_keyed`` says whether keyed
+        misses may use it too (the kernel's footprint fits in L2, so its keyed misses are
+        first touches, not capacity misses), and the launch's ranges update the state.
+        A launch without ranges (``gm`` None) leaves both alone."""
+        gm = launch.gm
+        cache = self.gm_l2
+        if gm is None or cache is None:
+            return
+        reads, writes, ws = gm
+        hit, total = cache.kernel(reads, writes, ws)
+        stats.resident_in = hit
+        if hit and total:
+            stats.resident = hit / total
+            foot = total + sum(n for _, n in writes) + (ws[1] if ws else 0)
+            stats.resident_keyed = foot <= cache.capacity_bytes
+
     @staticmethod
     def _l2_counters(args, stats) -> None:
         """The kernel's L2 counters in its record and trace args: ``l2_hit_rate`` (L2
-        bus bytes, keyed writes absorbed included, over all GM bus bytes) and
-        ``l2_writeback_bytes`` (dirty bytes it evicted to HBM; hardware/l2.py)."""
+        bus bytes, keyed writes absorbed included, over all GM bus bytes),
+        ``l2_writeback_bytes`` (dirty bytes it evicted to HBM; hardware/l2.py) and
+        ``l2_resident_in_bytes`` (input bytes found in the L2 kept across kernels)."""
         total = stats.l2_hit_bytes + stats.hbm_bytes
         args["l2_hit_rate"] = stats.l2_hit_bytes / total if total else 0.0
         args["l2_writeback_bytes"] = stats.writeback_bytes
+        args["l2_resident_in_bytes"] = stats.resident_in
 
     def _mix_block(self, group, prog, spec, stats, dispatch, scope, unit):
         env = self.env

@@ -250,7 +250,11 @@ KernelBody = Callable[[MemoryAccess], None]
 @dataclass(slots=True)
 class KernelLaunch:
     """A spec bound to data: what phase 2 enqueues on a stream. ``body`` may be None
-    in timing-only runs."""
+    in timing-only runs. ``gm``: the launch's device byte ranges ``(reads, writes,
+    workspace)``, reads/writes lists of ``(addr, nbytes)`` and workspace one pair or
+    None, for the L2 kept across kernels (``npu_sim.hardware.l2.GmL2``); None = not
+    known (the kernel neither hits nor fills that L2)."""
 
     spec: KernelSpec
     body: KernelBody | None
+    gm: tuple | None = None

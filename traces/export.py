@@ -6,7 +6,8 @@ msprof columns: the op_summary_*.csv fields of CANN's profiling tool (Ascend
 profiling manual, and msprof's ``analysis/msconfig/prof_header_mapping.json``,
 groups "Common Info" and "Op Info"): one row per device task, durations in us.
 What the trace does not record is "N/A" (msprof's own placeholder): the formats
-and the output shapes/types, which npu-sim kernels do not write into their args.
+and the output types, which npu-sim kernels do not write into their args (the
+output shapes come from the kernel's ``output_shapes`` arg).
 """
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def msprof_rows(data: TraceData) -> list[dict[str, Any]]:
              "Block Dim": a.get("block_dim", 0 if task_type(t) != "MEMCPY" else "N/A"),
              "Input Shapes": _shape_text(shapes),
              "Input Data Types": ";".join([str(dtype).upper()] * n_in) if dtype and n_in else "N/A",
-             "Input Formats": "N/A", "Output Shapes": "N/A", "Output Data Types": "N/A", "Output Formats": "N/A"}
+             "Input Formats": "N/A", "Output Shapes": _shape_text(a.get("output_shapes")), "Output Data Types": "N/A", "Output Formats": "N/A"}
         busy, core_ns = a.get("pipe_busy_ns"), a.get("core_ns")
         named = ratios(busy, core_ns) if isinstance(busy, dict) and isinstance(core_ns, dict) else {}
         for col in ("mac_ratio", "vec_ratio", "scalar_ratio", "mte1_ratio", "mte2_ratio", "mte3_ratio",

@@ -139,6 +139,9 @@ class ChipConfig(BaseModel):
     l2_bytes: int = Field(gt=0, le=MAX_MEMORY_BYTES)
     l2_bandwidth_bytes_per_ns: float = Field(**BANDWIDTH, description="L2 bandwidth (GB/s == bytes/ns)")
     hbm_bytes: int = Field(gt=0, le=MAX_MEMORY_BYTES)
+    l2_cross_kernel_reuse: bool = Field(True, description="Keep L2 state across kernels by GM address "
+                                                          "(npu_sim.hardware.l2.GmL2); False = every kernel "
+                                                          "starts with a cold L2 [A]")
     hbm_bandwidth_bytes_per_ns: float = Field(**BANDWIDTH, description="HBM bandwidth shared by all cores (GB/s)")
 
     # ---- platform-config rates (per core, bytes per cycle; 0 = not given) ---

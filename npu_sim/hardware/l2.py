@@ -22,14 +22,21 @@ Policy (assumptions [A], documented in ``docs/timing.md``):
   working set larger than L2 pays for its write-backs -- the capacity cliff;
 * a range larger than the whole L2 is never cached (a write goes straight to HBM).
 
-Keys do not cross kernel launches: a later kernel re-reading an earlier one's
-output does not hit (the tile programs carry no device addresses). Old launches'
-ranges still occupy the LRU until evicted, as stale lines do, and their dirty
-bytes are written back then (charged to the kernel that evicts them).
+Keys do not cross kernel launches (the tile programs carry no device addresses).
+Old launches' ranges still occupy the LRU until evicted, as stale lines do, and
+their dirty bytes are written back then (charged to the kernel that evicts them).
+
+Across kernels, :class:`GmL2` keeps the device's L2 state by GM address: the byte
+ranges of every kernel's inputs, outputs and workspace (the launch's
+``KernelLaunch.gm``), so a kernel reading what an earlier one wrote or read is served
+from L2 while those bytes are still resident (producer-consumer reuse; the policy is
+in :class:`GmL2`'s docstring and docs/timing.md, "L2 across kernels").
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right, insort
 from collections import OrderedDict
+from heapq import heapify, heappop, heappush
 from typing import Hashable
 
 
@@ -110,4 +117,146 @@ class L2Cache:
         """Drop every cached range, dirty ones without a write-back (counters are kept)."""
         self.lines.clear()
         self.dirty.clear()
+        self.used_bytes = 0
+
+
+class GmL2:
+    """The device's L2 state across kernels: an LRU over GM byte intervals.
+
+    ``capacity_bytes`` is the chip's ``l2_bytes`` (910B2: 192 MiB, CANN
+    ``Ascend910B2.ini`` ``[SoCInfo] l2_size``). Intervals are half-open ``[addr,
+    addr + nbytes)`` device addresses, disjoint, each with a last-use stamp. Policy
+    (assumptions [A], docs/timing.md "L2 across kernels"):
+
+    * :meth:`kernel` first measures how many bytes of the kernel's input ranges are
+      resident (the hits; when the kernel's footprint -- inputs + outputs +
+      workspace -- exceeds the capacity, each byte over it is taken to evict one
+      resident byte before it is read, as a stream in address order does to an
+      LRU), then touches its inputs (read-allocate), its workspace and its outputs
+      (write-allocate) in that order, each becoming most recently used;
+    * outputs are written through: their HBM bytes are paid when written (each output
+      line goes to HBM once, on eviction or later, so the bytes are the same and only
+      their time moves; paying at write time keeps a kernel from leaving its
+      write-back to nobody), and the lines stay resident for the consumer;
+    * when the total exceeds the capacity the least recently used intervals are
+      trimmed from their start (byte-exact, no sets or ways): an operand set larger
+      than L2 leaves only its newest ``capacity_bytes`` resident, the capacity cliff;
+    * a range larger than the whole L2 leaves its last ``capacity_bytes`` resident
+      (the tail of a stream is what an LRU keeps).
+
+    Cost: a query or touch is O(log n + k) for n resident intervals of which k
+    overlap (sorted starts + bisect); eviction pops a stamp heap (stale entries of
+    split or trimmed intervals are skipped).
+
+    Counters: ``hit_bytes`` / ``read_bytes`` (input bytes found resident / asked
+    for, over all kernels), ``used_bytes`` (resident now), ``evicted_bytes``.
+    """
+
+    __slots__ = ("capacity_bytes", "starts", "spans", "heap", "used_bytes", "clock", "hit_bytes", "read_bytes",
+                 "evicted_bytes")
+
+    def __init__(self, capacity_bytes: int):
+        self.capacity_bytes = int(capacity_bytes)
+        self.starts: list[int] = []            # sorted interval starts
+        self.spans: dict[int, list] = {}       # start -> [end, stamp]
+        self.heap: list[tuple[int, int]] = []  # (stamp, start), lazily cleaned
+        self.used_bytes = 0
+        self.clock = 0
+        self.hit_bytes = self.read_bytes = self.evicted_bytes = 0
+
+    def _overlapping(self, lo: int, hi: int) -> tuple[int, int]:
+        """Index range ``[i, j)`` of ``starts`` whose intervals overlap ``[lo, hi)``."""
+        starts = self.starts
+        i = bisect_right(starts, lo) - 1
+        if i < 0 or self.spans[starts[i]][0] <= lo:
+            i += 1
+        return i, bisect_left(starts, hi, i)
+
+    def resident(self, addr: int, nbytes: int) -> int:
+        """Bytes of ``[addr, addr + nbytes)`` resident now (no state change)."""
+        lo, hi = addr, addr + nbytes
+        i, j = self._overlapping(lo, hi)
+        spans = self.spans
+        got = 0
+        for s in self.starts[i:j]:
+            e = spans[s][0]
+            got += min(e, hi) - max(s, lo)
+        return got
+
+    def _put(self, s: int, e: int, stamp: int) -> None:
+        self.spans[s] = [e, stamp]
+        insort(self.starts, s)
+        heappush(self.heap, (stamp, s))
+        self.used_bytes += e - s
+
+    def touch(self, addr: int, nbytes: int) -> None:
+        """Make ``[addr, addr + nbytes)`` resident and most recently used (its tail
+        ``capacity_bytes`` if larger), evicting least recently used bytes."""
+        if nbytes <= 0 or self.capacity_bytes <= 0:
+            return
+        if nbytes > self.capacity_bytes:
+            addr, nbytes = addr + nbytes - self.capacity_bytes, self.capacity_bytes
+        lo, hi = addr, addr + nbytes
+        i, j = self._overlapping(lo, hi)
+        spans = self.spans
+        cut = self.starts[i:j]
+        del self.starts[i:j]
+        for s in cut:   # the parts outside [lo, hi) keep their stamp
+            e, stamp = spans.pop(s)
+            self.used_bytes -= e - s
+            if s < lo:
+                self._put(s, lo, stamp)
+            if e > hi:
+                self._put(hi, e, stamp)
+        self.clock += 1
+        self._put(lo, hi, self.clock)
+        self._evict()
+        if len(self.heap) > 4 * len(spans) + 64:   # drop stale entries now and then
+            self.heap = [(v[1], k) for k, v in spans.items()]
+            heapify(self.heap)
+
+    def _evict(self) -> None:
+        spans, heap = self.spans, self.heap
+        while self.used_bytes > self.capacity_bytes:
+            stamp, s = heappop(heap)
+            cur = spans.get(s)
+            if cur is None or cur[1] != stamp:
+                continue    # stale: the interval was split, trimmed or touched since
+            e = cur[0]
+            over = self.used_bytes - self.capacity_bytes
+            del spans[s]
+            del self.starts[bisect_left(self.starts, s)]
+            self.used_bytes -= e - s
+            take = min(over, e - s)
+            self.evicted_bytes += take
+            if take < e - s:    # trim the oldest interval from its start; it stays the oldest
+                self._put(s + take, e, stamp)
+
+    def kernel(self, reads, writes, workspace=None) -> tuple[int, int]:
+        """One kernel's GM ranges, ``reads`` and ``writes`` as ``(addr, nbytes)`` pairs and
+        ``workspace`` an ``(addr, nbytes)`` pair or None: returns ``(hit_bytes,
+        read_bytes)``, the input bytes resident at its start and all its input bytes,
+        then updates the state as the class docstring says."""
+        hit = total = 0
+        for a, n in reads:
+            total += n
+            hit += self.resident(a, n)
+        foot = total + sum(n for _, n in writes) + (workspace[1] if workspace else 0)
+        if foot > self.capacity_bytes:   # each byte past capacity evicts a resident one before its use
+            hit = max(0, hit - (foot - self.capacity_bytes))
+        for a, n in reads:
+            self.touch(a, n)
+        if workspace:
+            self.touch(*workspace)
+        for a, n in writes:
+            self.touch(a, n)
+        self.hit_bytes += hit
+        self.read_bytes += total
+        return hit, total
+
+    def clear(self) -> None:
+        """Forget every resident range (counters are kept)."""
+        self.starts.clear()
+        self.spans.clear()
+        self.heap.clear()
         self.used_bytes = 0

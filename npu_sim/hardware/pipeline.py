@@ -17,7 +17,8 @@ tiles advances at the pace of its slowest stage.
 ``duration`` comes from :func:`npu_sim.hardware.cost.stage_cost`: the fixed term plus
 the throughput term; for stages that touch GM the throughput term is the latest of
 the core's engine, the shared HBM server (bytes with no L2 key, and L2 misses) and
-the shared L2 server (L2 hits), which is why the clock must stand at ``start``
+the shared L2 server (L2 hits, and a read's share found in the L2 kept across
+kernels, ``KernelStats.resident``), which is why the clock must stand at ``start``
 before it is computed. So the block process yields one SimPy timeout per GM stage
 (to reach its start), and none for on-chip stages, whose times follow from the rule
 alone. Spans are recorded with their computed start and duration.
@@ -86,9 +87,13 @@ class KernelStats:
     rounded; L2 hits include keyed writes absorbed by the write-back L2), dirty bytes
     written back to HBM on eviction (part of the HBM bytes), useful GM bytes moved,
     core ns per core type (block start to end, dispatch excluded) and the number of
-    blocks run per core type."""
+    blocks run per core type. Set by the device before the blocks run (hardware/l2.py
+    ``GmL2``): ``resident``, the share of read bytes found in the L2 kept across
+    kernels, ``resident_keyed`` (the share applies to keyed misses too) and
+    ``resident_in`` (those input bytes)."""
 
-    __slots__ = ("busy", "fixed", "hbm_bytes", "l2_hit_bytes", "writeback_bytes", "gm_bytes", "core_ns", "blocks")
+    __slots__ = ("busy", "fixed", "hbm_bytes", "l2_hit_bytes", "writeback_bytes", "gm_bytes", "core_ns", "blocks",
+                 "resident", "resident_keyed", "resident_in")
 
     def __init__(self) -> None:
         self.busy: dict[Pipe, float] = {}
@@ -99,6 +104,9 @@ class KernelStats:
         self.gm_bytes = 0
         self.core_ns: dict[str, float] = {}
         self.blocks: dict[str, int] = {}
+        self.resident = 0.0          # share of read bytes found in the L2 kept across kernels (GmL2)
+        self.resident_keyed = False  # the share applies to keyed misses too
+        self.resident_in = 0         # input bytes found there
 
 
 def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram, spec: KernelSpec,
@@ -131,6 +139,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     l2 = dev.l2
     cache = dev.l2_cache
     wfac = l2_write_cost_factor(dev.chip)
+    res = stats.resident
+    res_keyed = stats.resident_keyed
     rec = dev.recorder
     recording = rec.enabled
     if recording:
@@ -187,6 +197,10 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                 yield env.timeout(best_t - env.now)
             fin = best_t + eng
             miss = bus
+            moved = 0
+            if res and not write and bus:   # reads of data an earlier kernel left in L2
+                moved = int(bus * res)
+                miss -= moved
             if keyed:
                 j = cnt - gleft[s]
                 hit = 0
@@ -203,6 +217,10 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                             hit += b
                         else:
                             miss += b
+                    if res_keyed and miss > bus - moved:
+                        m = int((miss - (bus - moved)) * res)
+                        miss -= m
+                        hit += m
                     booked = hit
                 if cache.pending_writeback:   # dirty ranges this stage evicted go to HBM now
                     wb = cache.take_writeback()
@@ -213,6 +231,11 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                     if t > fin:
                         fin = t
                     l2_total += hit
+            if moved:
+                t = l2.reserve(best_t, moved)
+                if t > fin:
+                    fin = t
+                l2_total += moved
             if miss:
                 t = hbm.reserve(best_t, miss)
                 if t > fin:

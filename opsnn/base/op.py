@@ -24,7 +24,7 @@ from typing import Callable
 
 from acl_runtime import launch
 from acl_runtime.host_clock import HOST_COST_NS, prepare_cost_ns
-from acl_runtime.launch import (SANITIZER, AclError, charge_prepare, check_kernel, device_chip, launch_prepared,
+from acl_runtime.launch import (AclError, charge_prepare, check_kernel, device_chip, launch_prepared,
                                   serialized)
 
 from .cache import CACHE, CacheVerifyError, plan_signature
@@ -123,6 +123,10 @@ def _finish_plan(plan: ExecutorPlan, chip) -> None:
     plan.report = rep = build_report(plan.op_name, plan.kernels, plan.workspace_size, plan.tiling)
     plan.prepare_ns = prepare_cost_ns(rep.core_types, rep.extra_candidates)
     plan.launch_args = [dict(info, kernel=k.spec.name) for k in plan.kernels]
+    outs = [list(t.view_shape) for t in plan.outputs if t is not None]
+    for k in plan.kernels:   # msprof's Output Shapes column (npu-trace export --msprof-csv)
+        if "output_shapes" not in k.spec.args:
+            k.spec.args = dict(k.spec.args, output_shapes=outs)
 
 
 @serialized
@@ -152,11 +156,8 @@ def _launch(name: str, executor: aclOpExecutor, plan, addrs: list, workspace, st
     """The end both phase-2 paths share: hand the kernels to the stream, count the run,
     release a single-use executor. 361001 for a runtime refusal, 561000 otherwise."""
     try:
-        if SANITIZER.enabled:
-            launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0,
-                            _ranges(executor, addrs, workspace))
-        else:
-            launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0)
+        launch_prepared(stream, plan.kernels, plan.launch_args, plan.launch_name, addrs, workspace or 0,
+                        _ranges(executor, addrs, workspace))
     except AclError as e:
         return _fail(ACLNN_ERR_RUNTIME_ERROR, f"{name}: {e}")
     except Exception as e:  # noqa: BLE001 - never crash the caller
@@ -167,17 +168,40 @@ def _launch(name: str, executor: aclOpExecutor, plan, addrs: list, workspace, st
     return ACLNN_SUCCESS
 
 
-def _ranges(executor: aclOpExecutor, addrs: list, workspace) -> tuple:
-    """(reads, writes, workspace) device byte ranges of one launch, for the stream
-    sanitizer: each input slot's view extent is read, each output's written."""
+#: id(executor) -> (its slot tensors, n_inputs, per slot None or (is_input, byte offset, byte
+#: extent)): a slot's view layout is fixed once bound, so phase 2 only adds the addresses.
+#: Checked against the slot tensors by identity (aclTensor has no __eq__); cleared past 4096.
+_LAYOUTS: dict[int, tuple] = {}
+
+
+def _slot_layout(executor: aclOpExecutor) -> list:
+    slots = executor.slots
     n_in = executor.plan.n_inputs
-    reads, writes = [], []
-    for i, (t, a) in enumerate(zip(executor.slots, addrs)):
-        if t is None or not a or t.numel == 0:
+    hit = _LAYOUTS.get(id(executor))
+    if hit is not None and hit[0] == slots and hit[1] == n_in:
+        return hit[2]
+    layout = []
+    for i, t in enumerate(slots):
+        if t is None or t.numel == 0:
+            layout.append(None)
             continue
         item = t.itemsize
         extent = sum((d - 1) * s for d, s in zip(t.view_shape, t.view_strides)) + 1
-        (reads if i < n_in else writes).append((a + t.view_offset * item, extent * item))
+        layout.append((i < n_in, t.view_offset * item, extent * item))
+    if len(_LAYOUTS) > 4096:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(executor)] = (list(slots), n_in, layout)
+    return layout
+
+
+def _ranges(executor: aclOpExecutor, addrs: list, workspace) -> tuple:
+    """(reads, writes, workspace) device byte ranges of one launch, for the stream
+    sanitizer and the device's L2 model: each input slot's view extent is read, each
+    output's written (the layout is computed once per executor and slot tensors)."""
+    reads, writes = [], []
+    for lay, a in zip(_slot_layout(executor), addrs):
+        if lay is not None and a:
+            (reads if lay[0] else writes).append((a + lay[1], lay[2]))
     return reads, writes, ((workspace, executor.workspace_size) if workspace else None)
 
 
