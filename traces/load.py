@@ -13,13 +13,17 @@ from __future__ import annotations
 import gzip
 import json
 import math
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+import numpy as np
+
 from .chrome_trace import NS_PER_US, unpack_source
+from .columns import ColumnSpans, PipeColumns
 from .records import Counter, Span
-from .tracks import is_device
+from .tracks import is_device, parse_core_track
 from .validate import TraceFormatError, _check_event, trace_events
 
 
@@ -40,7 +44,9 @@ class TraceData:
     def devices(self) -> list[str]:
         """Device process names with spans, in order ("device 0", ...)."""
         from .tracks import process_sort_key
-        return sorted({s.track[0] for s in self.spans if is_device(s.track[0])}, key=process_sort_key)
+        cols = self.spans if isinstance(self.spans, ColumnSpans) else None
+        procs = ({t[0] for t in cols.tracks()} if cols is not None else {s.track[0] for s in self.spans})
+        return sorted({p for p in procs if is_device(p)}, key=process_sort_key)
 
 
 def read_trace_file(path: str | Path) -> Any:
@@ -85,12 +91,16 @@ def from_chrome_trace(trace: Any) -> TraceData:
     return events_to_data(events, meta)
 
 
-def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None) -> TraceData:
+def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, compact: bool = False) -> TraceData:
     """:class:`TraceData` from an iterable of Chrome trace events, in one pass (so a
     streaming parser can feed it, :mod:`traces.stream_load`). Tracks are named from
     the M events wherever they appear; an "E" closes the innermost open "B" of its
     track; "i"/"I" become zero-length spans; flows ("s"/"f") attach to the span that
-    starts at the same time on the same track. Raises :class:`TraceLoadError`."""
+    starts at the same time on the same track. Raises :class:`TraceLoadError`.
+
+    ``compact``: spans on core (pipe) tracks named before them go into numpy
+    columns, and ``spans`` is a :class:`traces.columns.ColumnSpans` (bounded memory
+    for big traces; flows attach to the other spans only)."""
     procs: dict[Any, str] = {}
     threads: dict[tuple, str] = {}
     spans: list[Span] = []
@@ -98,9 +108,22 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None) ->
     counters: list[Counter] = []
     flows: list[tuple] = []
     open_b: dict[tuple, list[dict]] = {}     # B events waiting for their E, per (pid, tid)
+    pipes = PipeColumns() if compact else None
+    kept_pos = array("q")
+    n_spans = [0]
+    on_core: dict[tuple, bool] = {}
 
     def add(ev: dict, ts: float, dur: float, args: Any) -> None:
         key = (ev["pid"], ev["tid"])
+        if pipes is not None:
+            core = on_core.get(key)
+            if core is None and key in threads:
+                core = on_core[key] = parse_core_track(threads[key]) is not None
+            n_spans[0] += 1
+            if core:
+                pipes.add(key, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
+                return
+            kept_pos.append(n_spans[0] - 1)
         s = Span(key, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
         spans.append(s)
         at.setdefault((key[0], key[1], ts), s)
@@ -153,6 +176,11 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None) ->
         if s is not None and isinstance(fid, (int, str)):
             s.flow_id = fid
             s.flow_out = ph == "s"
+    if pipes is not None:
+        for t in pipes.tracks:
+            if t not in names:
+                names[t] = (procs.get(t[0], f"pid {t[0]}"), threads.get(t, f"tid {t[1]}"))
+        spans = ColumnSpans(spans, np.frombuffer(kept_pos, np.int64), pipes.finish(names))
     return TraceData(spans, counters, dict(meta or {}))
 
 

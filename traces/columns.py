@@ -1,0 +1,248 @@
+"""Compact spans for big traces: pipe spans as numpy columns, not Span objects.
+
+A trace of an npu-sim run is mostly pipe spans (one per tile stage of every pipe
+of every core: 97% of the spans of a ResNet-50 run). As :class:`~traces.records.Span`
+records with an args dict each they take several hundred bytes apiece, more than
+their JSON text. :class:`PipeColumns` keeps each one in 38 bytes: start and
+duration (float64, ns), a track id (int32), name and cat ids (int32, int16), and
+the two args npu-sim writes on pipe spans, ``tile`` and ``bytes`` (int64, -1 when
+absent); a pipe span with any other args keeps its dict in a side table.
+
+:class:`ColumnSpans` is what a streamed load puts in ``TraceData.spans``: the
+other spans (host calls, stream tasks: few, with their args) as Span records, plus
+the pipe columns. Iterating it yields every span in file order, building pipe
+Span records on the fly, so every analysis works on it unchanged; the heavy ones
+(engine busy, overlap, core spread, ``--by core``, ``view``) read the columns
+directly with numpy (:func:`columns_of`). Times are ns.
+"""
+from __future__ import annotations
+
+from array import array
+from typing import Any, Iterator
+
+import numpy as np
+
+from .records import Span
+from .tracks import COMPUTE_PIPES, COPY_PIPES, parse_core_track
+
+_NO = -1
+_PLAIN_KEYS = {("tile",), ("bytes",), ("tile", "bytes")}
+
+
+class PipeColumns:
+    """Growing columns of pipe spans (module docstring). ``tracks[i]`` is the
+    (process, thread) of track id ``i`` (its Chrome (pid, tid) until :meth:`finish`)."""
+
+    def __init__(self) -> None:
+        self.start = array("d")
+        self.dur = array("d")
+        self.track = array("i")
+        self.name = array("i")
+        self.cat = array("h")
+        self.tile = array("q")
+        self.bytes = array("q")
+        self.extra: dict[int, Any] = {}       # index -> args dict not made of tile/bytes ints
+        self.tracks: list[Any] = []
+        self._track_id: dict[Any, int] = {}
+        self.names: list[str] = []
+        self._name_id: dict[str, int] = {}
+        self.cats: list[str] = []
+        self._cat_id: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def _intern(self, table: list, ids: dict, value) -> int:
+        i = ids.get(value)
+        if i is None:
+            i = ids[value] = len(table)
+            table.append(value)
+        return i
+
+    def add(self, track: Any, name: str, start_ns: float, dur_ns: float, cat: str, args: Any) -> None:
+        """Append one span (``args``: None or its args dict)."""
+        tile = nbytes = _NO
+        if args:
+            t, b = args.get("tile", _NO), args.get("bytes", _NO)
+            if tuple(args) in _PLAIN_KEYS and type(t) is int and type(b) is int and t >= 0 and b >= 0:
+                tile, nbytes = t, b
+            else:
+                self.extra[len(self.start)] = args
+        elif args is not None:
+            self.extra[len(self.start)] = args     # an empty dict stays an empty dict
+        self.start.append(start_ns)
+        self.dur.append(dur_ns)
+        self.track.append(self._intern(self.tracks, self._track_id, track))
+        self.name.append(self._intern(self.names, self._name_id, name))
+        self.cat.append(self._intern(self.cats, self._cat_id, cat))
+        self.tile.append(tile)
+        self.bytes.append(nbytes)
+
+    def args(self, i: int) -> dict | None:
+        """The args dict of span ``i`` as it was in the trace."""
+        if i in self.extra:
+            return self.extra[i]
+        t, b = self.tile[i], self.bytes[i]
+        if t == _NO and b == _NO:
+            return None
+        out = {}
+        if t != _NO:
+            out["tile"] = t
+        if b != _NO:
+            out["bytes"] = b
+        return out
+
+    def finish(self, names: dict[Any, tuple[str, str]]) -> "PipeColumns":
+        """Name the tracks (``names[(pid, tid)]``) and freeze the columns as numpy arrays."""
+        self.tracks = [names[t] for t in self.tracks]
+        for f in ("start", "dur", "track", "name", "cat", "tile", "bytes"):
+            setattr(self, f, np.frombuffer(getattr(self, f), dtype=np.dtype(getattr(self, f).typecode)))
+        return self
+
+    def span(self, i: int) -> Span:
+        return Span(self.tracks[self.track[i]], self.names[self.name[i]], float(self.start[i]),
+                    float(self.dur[i]), self.cats[self.cat[i]], self.args(i))
+
+    def select(self, keep: np.ndarray, start: np.ndarray | None = None, dur: np.ndarray | None = None) -> "PipeColumns":
+        """A copy holding the spans where ``keep`` is True (optionally with new times)."""
+        out = PipeColumns()
+        out.tracks, out.names, out.cats = self.tracks, self.names, self.cats
+        idx = np.flatnonzero(keep)
+        for f in ("start", "dur", "track", "name", "cat", "tile", "bytes"):
+            setattr(out, f, getattr(self, f)[idx])
+        if start is not None:
+            out.start, out.dur = start[idx], dur[idx]
+        if self.extra:
+            pos = {int(j): k for k, j in enumerate(idx)}
+            out.extra = {pos[i]: a for i, a in self.extra.items() if i in pos}
+        return out
+
+    def track_core(self) -> list:
+        """:func:`traces.tracks.parse_core_track` of each track id (None if not a core track)."""
+        return [parse_core_track(t[1]) for t in self.tracks]
+
+
+class ColumnSpans:
+    """The spans of a streamed trace: ``kept`` Span records (``kept_pos[k]``: the
+    position of kept span ``k`` among all spans) and ``pipes`` (:class:`PipeColumns`)
+    for the rest. Iterates in file order; ``len`` counts both."""
+
+    def __init__(self, kept: list[Span], kept_pos: np.ndarray, pipes: PipeColumns):
+        self.kept, self.kept_pos, self.pipes = kept, kept_pos, pipes
+
+    def __len__(self) -> int:
+        return len(self.kept) + len(self.pipes)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __iter__(self) -> Iterator[Span]:
+        kept, pos, pipes = self.kept, self.kept_pos, self.pipes
+        k, n_kept, n = 0, len(kept), len(self)
+        p = 0
+        for i in range(n):
+            if k < n_kept and pos[k] == i:
+                yield kept[k]
+                k += 1
+            else:
+                yield pipes.span(p)
+                p += 1
+
+    def tracks(self) -> set:
+        """Every (process, thread) with a span."""
+        return {s.track for s in self.kept} | {self.pipes.tracks[i] for i in np.unique(self.pipes.track)}
+
+
+def columns_of(data) -> ColumnSpans | None:
+    """``data.spans`` if it is a :class:`ColumnSpans`, else None."""
+    spans = getattr(data, "spans", None)
+    return spans if isinstance(spans, ColumnSpans) else None
+
+
+def plain_spans(data):
+    """The spans an analysis of host and stream work needs: ``kept`` of a streamed
+    trace (no pipe spans), else all of ``data.spans`` (callers filter further)."""
+    cols = columns_of(data)
+    return cols.kept if cols is not None else data.spans
+
+
+def pipe_arrays(data, device: str | None = None):
+    """(start, end, dur, track id, core tracks) of the pipe columns (ns; optionally
+    of one device; ``core tracks[track id]`` is a :class:`~traces.tracks.CoreTrack`
+    or None), or None for a plain trace."""
+    cols = columns_of(data)
+    if cols is None:
+        return None
+    p = cols.pipes
+    cores = p.track_core()
+    start, dur, tid = p.start, p.dur, p.track
+    if device is not None:
+        on = np.array([t[0] == device for t in p.tracks] or [False], bool)
+        m = on[tid]
+        start, dur, tid = start[m], dur[m], tid[m]
+    return start, start + dur, dur, tid, cores
+
+
+def merged(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The union of intervals [start, end) as sorted disjoint arrays (touching ones
+    merge, as :func:`traces.intervals.union`)."""
+    if not len(start):
+        return start[:0], end[:0]
+    order = np.argsort(start, kind="stable")
+    s, e = start[order], end[order]
+    reach = np.maximum.accumulate(e)
+    new = np.empty(len(s), bool)
+    new[0] = True
+    new[1:] = s[1:] > reach[:-1]
+    first = np.flatnonzero(new)
+    last = np.r_[first[1:], len(s)] - 1
+    return s[first], reach[last]
+
+
+def merged_total(start: np.ndarray, end: np.ndarray) -> float:
+    """Summed length of the union of intervals (ns)."""
+    s, e = merged(start, end)
+    return float((e - s).sum())
+
+
+def span_bounds(data, device: str | None = None) -> tuple[float, float] | None:
+    """(first start, last end) of every span (of ``device``'s process if given),
+    None if there is none; vectorised on a streamed trace."""
+    cols = columns_of(data)
+    if cols is None:
+        spans = [s for s in data.spans if device is None or s.track[0] == device]
+        return (min(s.start_ns for s in spans), max(s.start_ns + s.dur_ns for s in spans)) if spans else None
+    kept = [s for s in cols.kept if device is None or s.track[0] == device]
+    lo = [min(s.start_ns for s in kept)] if kept else []
+    hi = [max(s.start_ns + s.dur_ns for s in kept)] if kept else []
+    start, end = pipe_arrays(data, device)[:2]
+    if len(start):
+        lo.append(float(start.min()))
+        hi.append(float(end.max()))
+    return (min(lo), max(hi)) if lo else None
+
+
+def pipe_busy(arrays) -> dict[tuple[str, str], float]:
+    """{(core type, pipe): summed busy ns} of :func:`pipe_arrays` (spans of zero
+    length left out), summed in file order as a loop over the spans would."""
+    start, end, dur, tid, cores = arrays
+    keys = sorted({(c.core_type, c.pipe) for c in cores if c is not None})
+    group = np.array([keys.index((c.core_type, c.pipe)) if c is not None else -1 for c in cores] or [0], np.int64)
+    g = group[tid]
+    m = (g >= 0) & (dur > 0)
+    sums = np.bincount(g[m], weights=dur[m], minlength=len(keys))  # sequential, in file order, as the loop above
+    seen = np.bincount(g[m], minlength=len(keys)) > 0
+    return {k: float(sums[i]) for i, k in enumerate(keys) if seen[i]}
+
+
+def copy_compute(arrays) -> tuple[float, float, float]:
+    """(copy, compute, both) ns of pipe columns (:func:`overlap` at the pipe level)."""
+    start, end, dur, tid, cores = arrays
+    dur_pos = dur > 0
+    kind = np.array([(1 if c.pipe in COPY_PIPES else 2 if c.pipe in COMPUTE_PIPES else 0) if c is not None else 0
+                     for c in cores] or [0], np.int8)[tid]
+    cs, ce = merged(start[(kind == 1) & dur_pos], end[(kind == 1) & dur_pos])
+    ks, ke = merged(start[(kind == 2) & dur_pos], end[(kind == 2) & dur_pos])
+    c, k = float((ce - cs).sum()), float((ke - ks).sum())
+    either = merged_total(np.concatenate((cs, ks)), np.concatenate((ce, ke)))
+    return c, k, max(c + k - either, 0.0)
