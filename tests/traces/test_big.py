@@ -105,3 +105,30 @@ def test_scanner_errors_are_one_line(tmp_path, text, why):
     with pytest.raises(TraceLoadError) as e:
         load_trace(p, stream=True)
     assert str(p) in str(e.value) and "\n" not in str(e.value) and why in str(e.value)
+
+
+@pytest.mark.parametrize("command", ["summary", "view", "diff", "export", "timeline"])
+@pytest.mark.parametrize("kind", ["truncated", "not JSON", "not a trace", "no spans"])
+def test_bad_input_streamed_every_command(capsys, monkeypatch, tmp_path, command, kind):
+    """The streamed path (every file counts as big) keeps bad input to one line, exit != 0."""
+    from tests.traces.test_tools import BAD
+    monkeypatch.setattr(stream_load, "STREAM_MIN_BYTES", 0)
+    p = tmp_path / "t.json"
+    p.write_text(BAD[kind])
+    extra = {"diff": [p], "export": ["--csv", tmp_path / "o.csv"]}.get(command, [])
+    code, out, err = run(capsys, command, p, *extra)
+    assert code != 0 and err.startswith("npu-trace: error:") and err.count("\n") == 1, (code, err)
+    assert "Traceback" not in out + err
+
+
+def test_readme_shows_the_view_capture_and_the_html_screenshot():
+    """The README shows rich's SVG export of ``npu-trace view`` and the headless-Chromium
+    screenshot of ``npu-trace export --html``; both files are there and are what they say."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    svg, png = root / "docs" / "npu_trace_view.svg", root / "docs" / "npu_trace_html.png"
+    assert "](docs/npu_trace_view.svg)" in readme and "](docs/npu_trace_html.png)" in readme
+    text = svg.read_text()
+    assert text.lstrip().startswith("<svg") and "Generated with Rich" in text and "npu-trace&#160;view" in text
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
