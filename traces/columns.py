@@ -64,7 +64,8 @@ class PipeColumns:
         tile = nbytes = _NO
         if args:
             t, b = args.get("tile", _NO), args.get("bytes", _NO)
-            if tuple(args) in _PLAIN_KEYS and type(t) is int and type(b) is int and t >= 0 and b >= 0:
+            if (tuple(args) in _PLAIN_KEYS and type(t) is int and type(b) is int
+                    and (t >= 0 or "tile" not in args) and (b >= 0 or "bytes" not in args)):
                 tile, nbytes = t, b
             else:
                 self.extra[len(self.start)] = args
@@ -129,6 +130,7 @@ class ColumnSpans:
 
     def __init__(self, kept: list[Span], kept_pos: np.ndarray, pipes: PipeColumns):
         self.kept, self.kept_pos, self.pipes = kept, kept_pos, pipes
+        self._tracks: set | None = None
 
     def __len__(self) -> int:
         return len(self.kept) + len(self.pipes)
@@ -149,8 +151,11 @@ class ColumnSpans:
                 p += 1
 
     def tracks(self) -> set:
-        """Every (process, thread) with a span."""
-        return {s.track for s in self.kept} | {self.pipes.tracks[i] for i in np.unique(self.pipes.track)}
+        """Every (process, thread) with a span (computed once)."""
+        if self._tracks is None:
+            self._tracks = ({s.track for s in self.kept}
+                            | {self.pipes.tracks[i] for i in np.unique(self.pipes.track)})
+        return self._tracks
 
 
 def columns_of(data) -> ColumnSpans | None:
