@@ -10,6 +10,7 @@ stage in its own Python process and prints its wall time and peak resident memor
 (``ru_maxrss`` of that process), and its CPU time (``time.process_time``; the
 wall time on a shared machine can be many times that):
 
+* ``imports``: no trace, only the interpreter, numpy and rich (the floor of the others);
 * ``load``: read the file into spans (whole-file json; not with ``--big``);
 * ``load (stream)``: the same, streamed into compact columns (:mod:`traces.stream_load`);
 * ``load (ijson)``: the same with ijson as the parser, if it is installed;
@@ -102,9 +103,17 @@ def _fill(ev: "_Events", n_spans: int) -> int:
 def _stage(stage: str, path: str) -> None:
     from rich.console import Console
 
+    from traces.columns import SUMMARY_ARG_KEYS
+    from traces.load import TraceData
     from traces.stream_load import load_trace
     t, c = time.perf_counter(), time.process_time()
-    data = load_trace(path, stream=stage != "load", parser="ijson" if stage == "load (ijson)" else "scan")
+    if stage == "imports":      # the interpreter, numpy and rich: what every other stage starts from
+        import traces.report  # noqa: F401
+        import traces.view  # noqa: F401
+        data = TraceData([])
+    else:   # summary and view load as the commands do (slim args: only those they read)
+        data = load_trace(path, stream=stage != "load", parser="ijson" if stage == "load (ijson)" else "scan",
+                          keep_args=SUMMARY_ARG_KEYS if stage in ("summary", "view") else None)
     if stage == "summary":
         from traces.report import render_summary
         render_summary(Console(file=open(os.devnull, "w"), width=200), data, path)
@@ -156,9 +165,9 @@ def main(argv=None) -> int:
     if a.stage:
         _stage(a.stage, a.path)
         return 0
-    per_span = _bench(a.spans, a.keep, ["load", "load (stream)", "summary", "view"])
+    per_span = _bench(a.spans, a.keep, ["imports", "load", "load (stream)", "summary", "view"])
     if a.big:
-        _bench(int(a.big_gb * 1e9 / per_span), None, ["load (stream)", "summary", "view"])
+        _bench(int(a.big_gb * 1e9 / per_span), None, ["imports", "load (stream)", "summary", "view"])
     return 0
 
 

@@ -34,7 +34,8 @@ from typing import Any
 
 from .intervals import end_ns, intersection, is_kernel, is_sync, is_task, task_type, total, union
 from .kernels import RATIO_NAMES, engine_busy_shares, kernel_bytes, kernel_window, op_rows, ratios
-from .columns import columns_of, copy_compute, pipe_arrays, pipe_busy, plain_spans, span_bounds
+from .columns import (columns_of, copy_compute, pipe_arrays, pipe_busy, plain_spans, span_bounds,
+                      task_bytes_from_columns)
 from .load import TraceData, as_trace_data, finite
 from .streams import critical_path, idle_gaps, stream_summary
 from .tracks import COMPUTE_PIPES, COPY_PIPES, CORE_PIPES, GM_PIPES, PIPE_ORDER, parse_core_track
@@ -111,6 +112,9 @@ def _task_bytes_from_pipes(data: TraceData, tasks: list) -> dict[int, float]:
     for w in windows.values():
         w.sort()
     starts = {k: [w[0] for w in v] for k, v in windows.items()}
+    cols = columns_of(data)
+    if cols is not None:
+        return task_bytes_from_columns(cols, windows)
     out: dict[int, float] = {}
     for s in data.spans:
         if s.cat != "pipe" or not isinstance(s.args, dict):

@@ -22,10 +22,14 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .records import Span
-from .tracks import COMPUTE_PIPES, COPY_PIPES, parse_core_track
+from .records import Span, finite
+from .tracks import COMPUTE_PIPES, COPY_PIPES, GM_PIPES, parse_core_track
 
 _NO = -1
+#: the span args the summary, view and diff read (traces.kernels, analysis, groups,
+#: intervals.task_type); a streamed load for those commands keeps only these
+SUMMARY_ARG_KEYS = frozenset({"task_type", "block_dim", "tiling_key", "flops", "bytes", "gm_bytes", "hbm_bytes",
+                              "l2_hit_bytes", "pipe_busy_ns", "core_ns", "compute_util", "memory_util", "bound"})
 _PLAIN_KEYS = {("tile",), ("bytes",), ("tile", "bytes")}
 
 
@@ -251,3 +255,37 @@ def copy_compute(arrays) -> tuple[float, float, float]:
     c, k = float((ce - cs).sum()), float((ke - ks).sum())
     either = merged_total(np.concatenate((cs, ks)), np.concatenate((ce, ke)))
     return c, k, max(c + k - either, 0.0)
+
+
+def task_bytes_from_columns(cols: ColumnSpans, windows: dict) -> dict[int, float]:
+    """``traces.analysis._task_bytes_from_pipes`` on the pipe columns of a streamed
+    trace: ``windows[(device, name)]`` = sorted [(start, end, task index)]; each
+    GM-pipe span of cat "pipe" with args adds its ``bytes`` to the task of its name
+    whose window holds its start (the latest-starting one). Sums in file order."""
+    p = cols.pipes
+    if not len(p):
+        return {}
+    gm = np.array([c is not None and c.pipe in GM_PIPES for c in p.track_core()], bool)[p.track]
+    pipe_cat = np.array([c == "pipe" for c in p.cats], bool)[p.cat]
+    has_args = (p.tile != _NO) | (p.bytes != _NO)
+    nbytes = np.where(p.bytes != _NO, p.bytes, 0).astype(np.float64)
+    for i, a in p.extra.items():
+        has_args[i] = isinstance(a, dict)
+        nbytes[i] = finite(a.get("bytes")) if isinstance(a, dict) else 0.0
+    task = np.full(len(p), -1, np.int64)
+    dev = np.array([t[0] for t in p.tracks], object)
+    for (device, name), w in windows.items():
+        if name not in p._name_id:
+            continue
+        m = gm & pipe_cat & has_args & (p.name == p._name_id[name]) & (dev[p.track] == device)
+        idx = np.flatnonzero(m)
+        ws = np.array([x[0] for x in w])
+        we = np.array([x[1] for x in w])
+        wi = np.array([x[2] for x in w], np.int64)
+        j = np.searchsorted(ws, p.start[idx], "right") - 1
+        ok = (j >= 0) & (p.start[idx] <= we[np.maximum(j, 0)])
+        task[idx[ok]] = wi[j[ok]]
+    hit = task >= 0
+    sums = np.bincount(task[hit], weights=nbytes[hit]) if hit.any() else np.zeros(0)
+    return {int(i): float(sums[i]) for i in np.unique(task[hit])}
+

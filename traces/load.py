@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import math
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ import numpy as np
 
 from .chrome_trace import NS_PER_US, unpack_source
 from .columns import ColumnSpans, PipeColumns
-from .records import Counter, Span
+from .records import Counter, Span, finite  # noqa: F401  (finite: re-exported, its old home)
 from .tracks import is_device, parse_core_track
 from .validate import TraceFormatError, _check_event, trace_events
 
@@ -91,7 +90,8 @@ def from_chrome_trace(trace: Any) -> TraceData:
     return events_to_data(events, meta)
 
 
-def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, compact: bool = False) -> TraceData:
+def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, compact: bool = False,
+                   keep_args: frozenset | None = None) -> TraceData:
     """:class:`TraceData` from an iterable of Chrome trace events, in one pass (so a
     streaming parser can feed it, :mod:`traces.stream_load`). Tracks are named from
     the M events wherever they appear; an "E" closes the innermost open "B" of its
@@ -100,7 +100,8 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, co
 
     ``compact``: spans on core (pipe) tracks named before them go into numpy
     columns, and ``spans`` is a :class:`traces.columns.ColumnSpans` (bounded memory
-    for big traces; flows attach to the other spans only)."""
+    for big traces; flows attach to the other spans only); ``keep_args``: with
+    ``compact``, the other spans keep only these args keys (names are shared)."""
     procs: dict[Any, str] = {}
     threads: dict[tuple, str] = {}
     spans: list[Span] = []
@@ -112,6 +113,7 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, co
     kept_pos = array("q")
     n_spans = [0]
     on_core: dict[tuple, bool] = {}
+    shared: dict[str, str] = {}
 
     def add(ev: dict, ts: float, dur: float, args: Any) -> None:
         key = (ev["pid"], ev["tid"])
@@ -124,7 +126,13 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, co
                 pipes.add(key, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
                 return
             kept_pos.append(n_spans[0] - 1)
-        s = Span(key, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
+            if keep_args is not None and args:
+                args = {k: v for k, v in args.items() if k in keep_args}
+            name, cat = str(ev.get("name", "")), str(ev.get("cat", ""))
+            s = Span(key, shared.setdefault(name, name), ts * NS_PER_US, dur * NS_PER_US, shared.setdefault(cat, cat),
+                     args)
+        else:
+            s = Span(key, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
         spans.append(s)
         at.setdefault((key[0], key[1], ts), s)
 
@@ -194,12 +202,3 @@ def as_trace_data(source: Any) -> TraceData:
         return from_chrome_trace(source)
     spans, counters, meta = unpack_source(source)
     return TraceData(spans, counters, meta)
-
-
-def finite(v: Any, default: float = 0.0) -> float:
-    """``v`` as a finite float, else ``default`` (for numbers read from span args)."""
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return default
-    return f if math.isfinite(f) else default
