@@ -1,12 +1,12 @@
 """Compact spans for big traces: pipe spans as numpy columns, not Span objects.
 
-A trace of an npu-sim run is mostly pipe spans (one per tile stage of every pipe
-of every core: 97% of the spans of a ResNet-50 run). As :class:`~traces.records.Span`
+A trace of an npu-sim run at ``--trace-level pipes`` is mostly pipe spans (one
+per tile stage of every pipe of every core). As :class:`~traces.records.Span`
 records with an args dict each they take several hundred bytes apiece, more than
-their JSON text. :class:`PipeColumns` keeps each one in 38 bytes: start and
+their JSON text. :class:`PipeColumns` keeps each one in 34 bytes: start and
 duration (float64, ns), a track id (int32), name and cat ids (int32, int16), and
-the two args npu-sim writes on pipe spans, ``tile`` and ``bytes`` (int64, -1 when
-absent); a pipe span with any other args keeps its dict in a side table.
+the two args npu-sim writes on pipe spans, ``tile`` (int32) and ``bytes`` (int64),
+-1 when absent; a pipe span with any other args keeps its dict in a side table.
 
 :class:`ColumnSpans` is what a streamed load puts in ``TraceData.spans``: the
 other spans (host calls, stream tasks: few, with their args) as Span records, plus
@@ -43,7 +43,7 @@ class PipeColumns:
         self.track = array("i")
         self.name = array("i")
         self.cat = array("h")
-        self.tile = array("q")
+        self.tile = array("i")
         self.bytes = array("q")
         self.extra: dict[int, Any] = {}       # index -> args dict not made of tile/bytes ints
         self.tracks: list[Any] = []
@@ -69,7 +69,7 @@ class PipeColumns:
         if args:
             t, b = args.get("tile", _NO), args.get("bytes", _NO)
             if (tuple(args) in _PLAIN_KEYS and type(t) is int and type(b) is int
-                    and (t >= 0 or "tile" not in args) and (b >= 0 or "bytes" not in args)):
+                    and (0 <= t < 2 ** 31 or "tile" not in args) and (b >= 0 or "bytes" not in args)):
                 tile, nbytes = t, b
             else:
                 self.extra[len(self.start)] = args

@@ -18,7 +18,7 @@ import json
 from typing import Any, Iterator, TextIO
 
 #: characters read per chunk
-CHUNK_CHARS = 1 << 22
+CHUNK_CHARS = 1 << 20
 _WS = " \t\n\r"
 
 

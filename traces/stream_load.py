@@ -2,7 +2,7 @@
 (:mod:`traces.scan`, the standard library's C decoder over chunks of the file; or
 ijson, its C backend yajl2_c when the wheel has it, with ``parser="ijson"``) and fed
 straight into :func:`traces.load.events_to_data` with ``compact=True``: pipe spans
-become numpy columns (:mod:`traces.columns`, 38 bytes a span), so peak memory is a
+become numpy columns (:mod:`traces.columns`, 34 bytes a span), so peak memory is a
 small multiple of the span count in bytes, not of the JSON size.
 
 Files under :data:`STREAM_MIN_BYTES` are read whole, as
