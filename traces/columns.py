@@ -176,20 +176,21 @@ def plain_spans(data):
 
 
 def pipe_arrays(data, device: str | None = None):
-    """(start, end, dur, track id, core tracks) of the pipe columns (ns; optionally
-    of one device; ``core tracks[track id]`` is a :class:`~traces.tracks.CoreTrack`
-    or None), or None for a plain trace."""
+    """(start, dur, track id, core tracks) of the pipe columns (ns; optionally of
+    one device; ``core tracks[track id]`` is a :class:`~traces.tracks.CoreTrack` or
+    None), or None for a plain trace. The columns themselves (no copy) when every
+    pipe track is on ``device``."""
     cols = columns_of(data)
     if cols is None:
         return None
     p = cols.pipes
     cores = p.track_core()
     start, dur, tid = p.start, p.dur, p.track
-    if device is not None:
-        on = np.array([t[0] == device for t in p.tracks] or [False], bool)
+    on = np.array([t[0] == device for t in p.tracks] or [False], bool)
+    if device is not None and not on.all():
         m = on[tid]
         start, dur, tid = start[m], dur[m], tid[m]
-    return start, start + dur, dur, tid, cores
+    return start, dur, tid, cores
 
 
 def merged(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -197,9 +198,12 @@ def merged(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     merge, as :func:`traces.intervals.union`)."""
     if not len(start):
         return start[:0], end[:0]
-    order = np.argsort(start, kind="stable")
-    s, e = start[order], end[order]
-    reach = np.maximum.accumulate(e)
+    if len(start) > 1 and not np.all(start[1:] >= start[:-1]):    # file order is usually start order
+        order = np.argsort(start, kind="stable")
+        start, end = start[order], end[order]
+        del order
+    s = start
+    reach = np.maximum.accumulate(end)
     new = np.empty(len(s), bool)
     new[0] = True
     new[1:] = s[1:] > reach[:-1]
@@ -224,34 +228,39 @@ def span_bounds(data, device: str | None = None) -> tuple[float, float] | None:
     kept = [s for s in cols.kept if device is None or s.track[0] == device]
     lo = [min(s.start_ns for s in kept)] if kept else []
     hi = [max(s.start_ns + s.dur_ns for s in kept)] if kept else []
-    start, end = pipe_arrays(data, device)[:2]
+    start, dur = pipe_arrays(data, device)[:2]
     if len(start):
         lo.append(float(start.min()))
-        hi.append(float(end.max()))
+        step = 1 << 20     # the last end, a chunk at a time (no array of all ends)
+        hi.append(max(float((start[i:i + step] + dur[i:i + step]).max()) for i in range(0, len(start), step)))
     return (min(lo), max(hi)) if lo else None
 
 
 def pipe_busy(arrays) -> dict[tuple[str, str], float]:
     """{(core type, pipe): summed busy ns} of :func:`pipe_arrays` (spans of zero
-    length left out), summed in file order as a loop over the spans would."""
-    start, end, dur, tid, cores = arrays
-    keys = sorted({(c.core_type, c.pipe) for c in cores if c is not None})
-    group = np.array([keys.index((c.core_type, c.pipe)) if c is not None else -1 for c in cores] or [0], np.int64)
-    g = group[tid]
-    m = (g >= 0) & (dur > 0)
-    sums = np.bincount(g[m], weights=dur[m], minlength=len(keys))  # sequential, in file order, as the loop above
-    seen = np.bincount(g[m], minlength=len(keys)) > 0
-    return {k: float(sums[i]) for i, k in enumerate(keys) if seen[i]}
+    length left out): each track's sum, then the tracks' sums in track order (the
+    float sum may differ in its last bits from one loop over all spans)."""
+    start, dur, tid, cores = arrays
+    per_track = np.bincount(tid, weights=dur, minlength=len(cores))   # each track's spans in file order
+    out: dict[tuple[str, str], float] = {}
+    for c, busy in zip(cores, per_track):
+        if c is not None and busy > 0:     # durations are >= 0: a track with busy 0 has only instants
+            out[(c.core_type, c.pipe)] = out.get((c.core_type, c.pipe), 0.0) + float(busy)
+    return dict(sorted(out.items()))
 
 
 def copy_compute(arrays) -> tuple[float, float, float]:
     """(copy, compute, both) ns of pipe columns (:func:`overlap` at the pipe level)."""
-    start, end, dur, tid, cores = arrays
-    dur_pos = dur > 0
-    kind = np.array([(1 if c.pipe in COPY_PIPES else 2 if c.pipe in COMPUTE_PIPES else 0) if c is not None else 0
-                     for c in cores] or [0], np.int8)[tid]
-    cs, ce = merged(start[(kind == 1) & dur_pos], end[(kind == 1) & dur_pos])
-    ks, ke = merged(start[(kind == 2) & dur_pos], end[(kind == 2) & dur_pos])
+    start, dur, tid, cores = arrays
+    kind_of = np.array([(1 if c.pipe in COPY_PIPES else 2 if c.pipe in COMPUTE_PIPES else 0) if c is not None else 0
+                        for c in cores] or [0], np.int8)
+
+    def union_of(kind: int):
+        idx = np.flatnonzero((kind_of[tid] == kind) & (dur > 0))
+        s = start[idx]
+        return merged(s, s + dur[idx])
+    cs, ce = union_of(1)
+    ks, ke = union_of(2)
     c, k = float((ce - cs).sum()), float((ke - ks).sum())
     either = merged_total(np.concatenate((cs, ks)), np.concatenate((ce, ke)))
     return c, k, max(c + k - either, 0.0)

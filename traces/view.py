@@ -148,17 +148,15 @@ def _pipe_rows(p: PipeColumns, rows: dict[tuple, Row], kinds: set[str], collapse
             groups.setdefault((k, cat), []).append(i)
     if not groups:
         return
-    group = np.full(len(p.tracks), -1, np.int64)
-    order_keys = list(groups)
-    for g, key in enumerate(order_keys):
-        group[groups[key]] = g
-    g = group[p.track]
-    if want is not None:
-        g = np.where(np.array([want in n.lower() for n in p.names], bool)[p.name], g, -1)
-    order = np.argsort(g, kind="stable")
-    bounds = np.searchsorted(g[order], np.arange(len(order_keys) + 1))
-    for j, (k, cat) in enumerate(order_keys):
-        idx = order[bounds[j]:bounds[j + 1]]
+    name_ok = np.array([want in n.lower() for n in p.names], bool) if want is not None else None
+    for (k, cat), ids in groups.items():
+        in_group = np.zeros(len(p.tracks), bool)
+        in_group[ids] = True
+        m = in_group[p.track]          # one mask at a time: no index array over all spans
+        if name_ok is not None:
+            m &= name_ok[p.name]
+        idx = np.flatnonzero(m)
+        del m
         if not len(idx):
             continue
         row = rows.get(k)
