@@ -56,16 +56,10 @@ def read_trace_file(path: str | Path) -> Any:
     try:
         with opener(path, "rt", encoding="utf-8") as f:
             data = json.load(f)
-    except FileNotFoundError:
-        raise TraceLoadError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise TraceLoadError(f"{path}: is a directory, not a trace file") from None
-    except PermissionError:
-        raise TraceLoadError(f"{path}: permission denied") from None
     except json.JSONDecodeError as e:
         raise TraceLoadError(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, OSError) as e:
-        raise TraceLoadError(f"{path}: not a JSON text file ({type(e).__name__}: {e})") from None
+    except (OSError, UnicodeDecodeError, EOFError) as e:     # gzip.BadGzipFile is an OSError
+        raise file_error(path, e) from None
     except RecursionError:
         raise TraceLoadError(f"{path}: JSON nested too deeply") from None
     try:
@@ -73,6 +67,17 @@ def read_trace_file(path: str | Path) -> Any:
     except TraceFormatError as e:
         raise TraceLoadError(f"{path}: {e}") from None
     return data
+
+
+def file_error(path: Path, e: BaseException) -> TraceLoadError:
+    """The one-line :class:`TraceLoadError` for an OS or decoding error reading ``path``."""
+    if isinstance(e, FileNotFoundError):
+        return TraceLoadError(f"{path}: no such file")
+    if isinstance(e, IsADirectoryError):
+        return TraceLoadError(f"{path}: is a directory, not a trace file")
+    if isinstance(e, PermissionError):
+        return TraceLoadError(f"{path}: permission denied")
+    return TraceLoadError(f"{path}: not a JSON text file ({type(e).__name__}: {e})")
 
 
 def from_chrome_trace(trace: Any) -> TraceData:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from .load import TraceData, TraceLoadError, events_to_data, from_chrome_trace, read_trace_file
+from .load import TraceData, TraceLoadError, events_to_data, file_error, from_chrome_trace, read_trace_file
 from .scan import ScanError, scan_events
 
 #: files at least this big (bytes, compressed size for .gz) are streamed
@@ -65,18 +65,12 @@ def load_trace(path: str | Path, stream: bool | None = None, parser: str = "scan
         if not data.spans and not data.counters:
             return from_chrome_trace(read_trace_file(path))   # empty or not a trace: the whole-file errors
         return data
-    except FileNotFoundError:
-        raise TraceLoadError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise TraceLoadError(f"{path}: is a directory, not a trace file") from None
-    except PermissionError:
-        raise TraceLoadError(f"{path}: permission denied") from None
     except ScanError as e:
         raise TraceLoadError(f"{path}: {e}") from None
     except TraceLoadError as e:
         raise TraceLoadError(f"{path}: {e}" if str(path) not in str(e) else str(e)) from None
-    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, OSError) as e:
-        raise TraceLoadError(f"{path}: not a JSON text file ({type(e).__name__}: {e})") from None
+    except (OSError, UnicodeDecodeError, EOFError) as e:     # gzip.BadGzipFile is an OSError
+        raise file_error(path, e) from None
 
 
 def _open_text(path: Path):
