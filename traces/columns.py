@@ -193,9 +193,9 @@ def pipe_arrays(data, device: str | None = None):
     return start, dur, tid, cores
 
 
-def merged(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def merged(start: np.ndarray, end: np.ndarray, owned: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The union of intervals [start, end) as sorted disjoint arrays (touching ones
-    merge, as :func:`traces.intervals.union`)."""
+    merge, as :func:`traces.intervals.union`). ``owned``: ``end`` may be overwritten."""
     if not len(start):
         return start[:0], end[:0]
     if len(start) > 1 and not np.all(start[1:] >= start[:-1]):    # file order is usually start order
@@ -203,13 +203,14 @@ def merged(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         start, end = start[order], end[order]
         del order
     s = start
-    reach = np.maximum.accumulate(end)
+    reach = np.maximum.accumulate(end, out=end if owned else None)
     new = np.empty(len(s), bool)
     new[0] = True
-    new[1:] = s[1:] > reach[:-1]
-    first = np.flatnonzero(new)
-    last = np.r_[first[1:], len(s)] - 1
-    return s[first], reach[last]
+    np.greater(s[1:], reach[:-1], out=new[1:])
+    last = np.empty(len(s), bool)
+    last[:-1] = new[1:]
+    last[-1] = True
+    return s[new], reach[last]
 
 
 def merged_total(start: np.ndarray, end: np.ndarray) -> float:
@@ -258,7 +259,10 @@ def copy_compute(arrays) -> tuple[float, float, float]:
     def union_of(kind: int):
         idx = np.flatnonzero((kind_of[tid] == kind) & (dur > 0))
         s = start[idx]
-        return merged(s, s + dur[idx])
+        e = dur[idx]
+        del idx
+        e += s
+        return merged(s, e, owned=True)
     cs, ce = union_of(1)
     ks, ke = union_of(2)
     c, k = float((ce - cs).sum()), float((ke - ks).sum())
