@@ -278,27 +278,32 @@ def task_bytes_from_columns(cols: ColumnSpans, windows: dict) -> dict[int, float
     p = cols.pipes
     if not len(p):
         return {}
-    gm = np.array([c is not None and c.pipe in GM_PIPES for c in p.track_core()], bool)[p.track]
-    pipe_cat = np.array([c == "pipe" for c in p.cats], bool)[p.cat]
+    base = np.array([c is not None and c.pipe in GM_PIPES for c in p.track_core()], bool)[p.track]
+    base &= np.array([c == "pipe" for c in p.cats], bool)[p.cat]
     has_args = (p.tile != _NO) | (p.bytes != _NO)
-    nbytes = np.where(p.bytes != _NO, p.bytes, 0).astype(np.float64)
     for i, a in p.extra.items():
         has_args[i] = isinstance(a, dict)
-        nbytes[i] = finite(a.get("bytes")) if isinstance(a, dict) else 0.0
-    task = np.full(len(p), -1, np.int64)
-    dev = np.array([t[0] for t in p.tracks], object)
+    base &= has_args
+    del has_args
+    out: dict[int, float] = {}
     for (device, name), w in windows.items():
         if name not in p._name_id:
             continue
-        m = gm & pipe_cat & has_args & (p.name == p._name_id[name]) & (dev[p.track] == device)
-        idx = np.flatnonzero(m)
+        on_dev = np.array([t[0] == device for t in p.tracks], bool)
+        idx = np.flatnonzero(base & (p.name == p._name_id[name]) & on_dev[p.track])
         ws = np.array([x[0] for x in w])
         we = np.array([x[1] for x in w])
         wi = np.array([x[2] for x in w], np.int64)
-        j = np.searchsorted(ws, p.start[idx], "right") - 1
-        ok = (j >= 0) & (p.start[idx] <= we[np.maximum(j, 0)])
-        task[idx[ok]] = wi[j[ok]]
-    hit = task >= 0
-    sums = np.bincount(task[hit], weights=nbytes[hit]) if hit.any() else np.zeros(0)
-    return {int(i): float(sums[i]) for i in np.unique(task[hit])}
+        st = p.start[idx]
+        j = np.searchsorted(ws, st, "right") - 1
+        ok = (j >= 0) & (st <= we[np.maximum(j, 0)])
+        idx, j = idx[ok], j[ok]
+        nbytes = np.where(p.bytes[idx] != _NO, p.bytes[idx], 0).astype(np.float64)
+        if p.extra:
+            for n in np.flatnonzero(np.isin(idx, list(p.extra))):
+                nbytes[n] = finite(p.extra[int(idx[n])].get("bytes"))
+        sums = np.bincount(j, weights=nbytes, minlength=len(w))    # each task's spans in file order
+        for k in np.unique(j):
+            out[int(wi[k])] = float(sums[k])
+    return out
 

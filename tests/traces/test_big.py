@@ -132,3 +132,28 @@ def test_readme_shows_the_view_capture_and_the_html_screenshot():
     text = svg.read_text()
     assert text.lstrip().startswith("<svg") and "Generated with Rich" in text and "npu-trace&#160;view" in text
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+def test_old_trace_kernel_bytes_from_pipe_columns(tmp_path):
+    """A kernel without bytes args takes the bytes of its GM pipe spans (an old trace):
+    the same from the columns, including pipe args the columns keep aside."""
+    from traces.analysis import op_summary
+    ev = [{"ph": "M", "name": "process_name", "pid": 2, "args": {"name": "device 0"}},
+          {"ph": "M", "name": "thread_name", "pid": 2, "tid": 1, "args": {"name": "stream 1"}},
+          {"ph": "M", "name": "thread_name", "pid": 2, "tid": 2, "args": {"name": "AIC0 MTE2"}},
+          {"ph": "M", "name": "thread_name", "pid": 2, "tid": 3, "args": {"name": "AIC0 CUBE"}}]
+    for k in range(3):
+        t = 10.0 * k
+        ev += [{"ph": "X", "name": "Mm", "cat": "task", "pid": 2, "tid": 1, "ts": t, "dur": 8.0,
+                "args": {"task_type": "AI_CORE"}},
+               {"ph": "X", "name": "Mm", "cat": "pipe", "pid": 2, "tid": 2, "ts": t + 1, "dur": 2.0,
+                "args": {"tile": 0, "bytes": 100 + k}},
+               {"ph": "X", "name": "Mm", "cat": "pipe", "pid": 2, "tid": 2, "ts": t + 3, "dur": 1.0,
+                "args": {"bytes": 7.5, "note": "x"}},
+               {"ph": "X", "name": "Mm", "cat": "pipe", "pid": 2, "tid": 3, "ts": t + 3, "dur": 2.0,
+                "args": {"tile": 0}}]
+    p = tmp_path / "old.json"
+    p.write_text(json.dumps({"traceEvents": ev}))
+    a, b = op_summary(load_trace(p, stream=False)), op_summary(load_trace(p, stream=True))
+    assert a[0]["bytes"] == 3 * 107.5 + 3 and a[0]["bytes_from_pipes"]
+    same(b, a)
