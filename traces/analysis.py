@@ -1,6 +1,6 @@
 """What a trace says about the device: ops, engines, copy/compute overlap.
 
-(Over 300 lines on purpose, about 330: every per-device analysis ``npu-trace summary`` shows, kept in
+(Over 300 lines on purpose, about 350: every per-device analysis ``npu-trace summary`` shows, kept in
 one module until traces/ grows an analysis/ package.)
 
 Each function takes any trace source (:func:`traces.load.as_trace_data`: a file
@@ -34,6 +34,8 @@ from typing import Any
 
 from .intervals import end_ns, intersection, is_kernel, is_sync, is_task, task_type, total, union
 from .kernels import RATIO_NAMES, engine_busy_shares, kernel_bytes, kernel_window, op_rows, ratios
+from .columns import (columns_of, copy_compute, pipe_arrays, pipe_busy, plain_spans, span_bounds,
+                      task_bytes_from_columns)
 from .load import TraceData, as_trace_data, finite
 from .streams import critical_path, idle_gaps, stream_summary
 from .tracks import COMPUTE_PIPES, COPY_PIPES, CORE_PIPES, GM_PIPES, PIPE_ORDER, parse_core_track
@@ -54,6 +56,8 @@ def _devices(data: TraceData, device: str | None) -> list[str]:
 def device_span(source: Any, device: str) -> tuple[float, float]:
     """(first start, last end) in ns of all spans on ``device``; (0, 0) if none."""
     data = as_trace_data(source)
+    if columns_of(data) is not None:
+        return span_bounds(data, device) or (0.0, 0.0)
     spans = [s for s in data.spans if s.track[0] == device]
     if not spans:
         return 0.0, 0.0
@@ -78,9 +82,11 @@ def core_counts(source: Any, device: str) -> dict[str, tuple[int, str]]:
     ``aic_count`` / ``aiv_count`` of :func:`chip_figures`, else the cores seen."""
     data = as_trace_data(source)
     seen: dict[str, set[int]] = {"AIC": set(), "AIV": set()}
-    for s in data.spans:
-        if s.track[0] == device:
-            ct = parse_core_track(s.track[1])
+    cols = columns_of(data)
+    tracks = cols.tracks() if cols is not None else (s.track for s in data.spans)
+    for track in tracks:
+        if track[0] == device:
+            ct = parse_core_track(track[1])
             if ct is not None:
                 seen.setdefault(ct.core_type, set()).add(ct.core_index)
     figs = chip_figures(data, device)
@@ -106,6 +112,9 @@ def _task_bytes_from_pipes(data: TraceData, tasks: list) -> dict[int, float]:
     for w in windows.values():
         w.sort()
     starts = {k: [w[0] for w in v] for k, v in windows.items()}
+    cols = columns_of(data)
+    if cols is not None:
+        return task_bytes_from_columns(cols, windows)
     out: dict[int, float] = {}
     for s in data.spans:
         if s.cat != "pipe" or not isinstance(s.args, dict):
@@ -143,7 +152,7 @@ def op_summary(source: Any, device: str | None = None, include_sync: bool = Fals
     """
     data = as_trace_data(source)
     devs = set(_devices(data, device))
-    tasks = [s for s in data.spans if is_task(s) and s.track[0] in devs and (include_sync or not is_sync(s))]
+    tasks = [s for s in plain_spans(data) if is_task(s) and s.track[0] in devs and (include_sync or not is_sync(s))]
     need_bytes = [t for t in tasks if is_kernel(t) and kernel_bytes(t.args if isinstance(t.args, dict) else {}) is None]
     pipe_bytes = _task_bytes_from_pipes(data, need_bytes) if need_bytes else {}
     fallback = {id(t): pipe_bytes.get(i, 0.0) for i, t in enumerate(need_bytes)}
@@ -226,7 +235,7 @@ def engine_busy(source: Any, device: str | None = None) -> list[dict[str, Any]]:
     data = as_trace_data(source)
     out = []
     for dev in _devices(data, device):
-        kernels = [s for s in data.spans if s.track[0] == dev and is_kernel(s)]
+        kernels = [s for s in plain_spans(data) if s.track[0] == dev and is_kernel(s)]
         start, end = kernel_window((s.start_ns, end_ns(s)) for s in kernels)
         figs = chip_figures(data, dev)
         src = "chip"
@@ -247,6 +256,17 @@ def _pipe_spans(data: TraceData, device: str):
                 yield ct, s
 
 
+def _pipe_busy(data: TraceData, device: str) -> dict[tuple[str, str], float]:
+    """{(core type, pipe): summed busy ns} of the pipe spans of ``device``."""
+    arrays = pipe_arrays(data, device)
+    busy: dict[tuple[str, str], float] = {}
+    if arrays is None:
+        for ct, s in _pipe_spans(data, device):
+            busy[(ct.core_type, ct.pipe)] = busy.get((ct.core_type, ct.pipe), 0.0) + s.dur_ns
+        return busy
+    return pipe_busy(arrays)
+
+
 def engine_utilization(source: Any, device: str | None = None) -> list[dict[str, Any]]:
     """One row per (device, core type, pipe): busy share of that pipe kind over the
     device's active span and all cores of that type.
@@ -261,9 +281,7 @@ def engine_utilization(source: Any, device: str | None = None) -> list[dict[str,
     for dev in _devices(data, device):
         start, end = device_span(data, dev)
         span = end - start
-        busy: dict[tuple[str, str], float] = {}
-        for ct, s in _pipe_spans(data, dev):
-            busy[(ct.core_type, ct.pipe)] = busy.get((ct.core_type, ct.pipe), 0.0) + s.dur_ns
+        busy = _pipe_busy(data, dev)
         counts = core_counts(data, dev)
         keys = set(busy)
         for ct, (n, src) in counts.items():
@@ -297,22 +315,30 @@ def overlap(source: Any, device: str | None = None, level: str = "pipe") -> list
     out = []
     for dev in _devices(data, device):
         start, end = device_span(data, dev)
+        arrays = pipe_arrays(data, dev) if level == "pipe" else None
+        if arrays is not None:
+            out.append(_overlap_row(dev, start, end, *copy_compute(arrays)))
+            continue
         if level == "pipe":
             pairs = [(ct.pipe, (s.start_ns, end_ns(s))) for ct, s in _pipe_spans(data, dev)]
             copy = union(iv for p, iv in pairs if p in COPY_PIPES)
             comp = union(iv for p, iv in pairs if p in COMPUTE_PIPES)
         else:
-            tasks = [s for s in data.spans if s.track[0] == dev and is_task(s) and s.dur_ns > 0]
+            tasks = [s for s in plain_spans(data) if s.track[0] == dev and is_task(s) and s.dur_ns > 0]
             copy = union((s.start_ns, end_ns(s)) for s in tasks if task_type(s) == "MEMCPY")
             comp = union((s.start_ns, end_ns(s)) for s in tasks if is_kernel(s))
-        c, k = total(copy), total(comp)
-        both = total(intersection(copy, comp))
-        either = c + k - both
-        out.append({"device": dev, "level": level, "span_ns": end - start, "copy_ns": c, "compute_ns": k,
-                    "both_ns": both, "copy_only_ns": c - both, "compute_only_ns": k - both,
-                    "idle_ns": max(end - start - either, 0.0), "copy_hidden_share": both / c if c else 0.0,
-                    "overlap_share": both / min(c, k) if min(c, k) > 0 else 0.0})
+        out.append(_overlap_row(dev, start, end, total(copy), total(comp), total(intersection(copy, comp)),
+                                level))
     return out
+
+
+def _overlap_row(dev: str, start: float, end: float, c: float, k: float, both: float,
+                 level: str = "pipe") -> dict[str, Any]:
+    either = c + k - both
+    return {"device": dev, "level": level, "span_ns": end - start, "copy_ns": c, "compute_ns": k,
+            "both_ns": both, "copy_only_ns": c - both, "compute_only_ns": k - both,
+            "idle_ns": max(end - start - either, 0.0), "copy_hidden_share": both / c if c else 0.0,
+            "overlap_share": both / min(c, k) if min(c, k) > 0 else 0.0}
 
 
 def counter_summary(source: Any) -> list[dict[str, Any]]:

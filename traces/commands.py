@@ -12,6 +12,7 @@ import sys
 
 from rich.console import Console
 
+from .columns import SUMMARY_ARG_KEYS
 from .load import TraceData, TraceLoadError, read_trace_file
 from .stream_load import load_trace
 from .window import select
@@ -21,11 +22,12 @@ class CommandError(Exception):
     """Bad usage found after parsing (one line; exit code 2)."""
 
 
-def load(path: str, need_spans: bool = True) -> TraceData:
-    """The spans of the trace at ``path`` (streamed when it is large,
-    :func:`traces.load.read_trace_file`). Raises TraceLoadError, or CommandError
-    for a trace without spans."""
-    data = load_trace(path)
+def load(path: str, need_spans: bool = True, slim: bool = False) -> TraceData:
+    """The spans of the trace at ``path`` (streamed into compact columns when it is
+    large, :mod:`traces.stream_load`; ``slim``: then keeping only the span args the
+    summary, view and diff read, :data:`traces.columns.SUMMARY_ARG_KEYS`). Raises
+    TraceLoadError, or CommandError for a trace without spans."""
+    data = load_trace(path, keep_args=SUMMARY_ARG_KEYS if slim else None)
     if need_spans and not data.spans:
         raise CommandError(f"{path}: the trace has no spans (no X, B/E or instant events): nothing to show")
     return data
@@ -49,7 +51,7 @@ def summary(args, console: Console) -> int:
     from .report import render_summary, summary_data
     if args.top < 1:
         raise CommandError("--top must be at least 1")
-    data = _select(args, load(args.trace))
+    data = _select(args, load(args.trace, slim=True))
     if args.device is not None and args.device not in data.devices:
         raise CommandError(f"no spans on {args.device!r} in {args.trace} "
                            f"(devices: {', '.join(data.devices) or 'none'})")
@@ -73,7 +75,7 @@ def view(args, console: Console) -> int:
     from .view import view_lines
     from .window import parse_window
     kinds = _tracks(args.tracks)
-    data = _select(args, load(args.trace))
+    data = _select(args, load(args.trace, slim=not args.interactive))
     try:
         window = parse_window(args.window)
     except ValueError as e:
@@ -100,7 +102,7 @@ def view(args, console: Console) -> int:
 
 def diff(args, console: Console) -> int:
     from .diff import diff_data, render_diff
-    rep = diff_data(load(args.a), load(args.b))
+    rep = diff_data(load(args.a, slim=True), load(args.b, slim=True))
     if args.json:
         print(json.dumps(rep, indent=2))
     else:

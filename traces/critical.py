@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
+from .columns import plain_spans
 from .intervals import end_ns, task_type
 from .load import as_trace_data
 from .tracks import parse_core_track
@@ -49,7 +50,7 @@ def critical_path(source: Any, device: str | None = None) -> dict[str, Any]:
     An empty trace gives length 0 and no segments.
     """
     data = as_trace_data(source)
-    spans = [s for s in data.spans if parse_core_track(s.track[1]) is None
+    spans = [s for s in plain_spans(data) if parse_core_track(s.track[1]) is None
              and (device is None or s.track[0] in (device, "host"))]
     if not spans:
         return {"start_ns": 0.0, "end_ns": 0.0, "length_ns": 0.0, "segments": [], "by_name": []}

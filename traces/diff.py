@@ -15,13 +15,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from .analysis import op_summary
+from .columns import span_bounds
 from .load import TraceData
 
 
 def _run_ns(data: TraceData) -> float:
-    if not data.spans:
-        return 0.0
-    return max(s.start_ns + s.dur_ns for s in data.spans) - min(s.start_ns for s in data.spans)
+    bounds = span_bounds(data)
+    return bounds[1] - bounds[0] if bounds else 0.0
 
 
 def _ratio(a: float, b: float) -> float | None:

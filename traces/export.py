@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .analysis import op_summary
+from .columns import plain_spans
 from .intervals import end_ns, is_task, task_type
 from .load import TraceData
 from .tracks import parse_stream
@@ -52,7 +53,7 @@ def msprof_rows(data: TraceData) -> list[dict[str, Any]]:
     the same stream ended (msprof's definition), in us. Ratios from the task's
     ``pipe_busy_ns`` over its ``core_ns`` (as :mod:`traces.kernels`), else N/A."""
     from .kernels import RATIO_NAMES, ratios
-    tasks = sorted((s for s in data.spans if is_task(s)), key=lambda s: (s.start_ns, s.track))
+    tasks = sorted((s for s in plain_spans(data) if is_task(s)), key=lambda s: (s.start_ns, s.track))
     last_end: dict[tuple, float] = {}
     rows = []
     for t in tasks:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from .columns import ColumnSpans, columns_of, merged_total, plain_spans, span_bounds
 from .intervals import end_ns, intersection, is_sync, is_task, total, union
 from .load import TraceData
 from .tracks import parse_core_track
@@ -39,7 +42,10 @@ def group_summary(data: TraceData, by: str = "op") -> list[dict[str, Any]]:
         raise ValueError(f"--by must be one of {', '.join(BY)}, not {by!r}")
     rows: dict[str, dict[str, Any]] = {}
     ivs: dict[str, list] = {}
-    for s in data.spans:
+    cols = columns_of(data)
+    if cols is not None and by == "core":
+        _core_rows(cols, rows)
+    for s in (cols.kept if cols is not None else data.spans):
         k = _key(s, by)
         if k is None:
             continue
@@ -60,15 +66,58 @@ def group_summary(data: TraceData, by: str = "op") -> list[dict[str, Any]]:
     return out
 
 
+def _core_rows(cols: ColumnSpans, rows: dict[str, dict[str, Any]]) -> None:
+    """``--by core`` rows of the pipe columns of a streamed trace into ``rows``."""
+    p = cols.pipes
+    keys = {}
+    for i, t in enumerate(p.tracks):
+        ct = parse_core_track(t[1])
+        if ct is not None:
+            keys.setdefault(f"{t[0]} / {ct.core}", []).append(i)
+    group = np.full(max(len(p.tracks), 1), -1, np.int64)
+    names = list(keys)
+    for g, k in enumerate(names):
+        group[keys[k]] = g
+    g = group[p.track]
+    end = p.start + p.dur
+    order = np.argsort(g, kind="stable")
+    bounds = np.searchsorted(g[order], np.arange(len(names) + 1))
+    for j, k in enumerate(names):
+        idx = order[bounds[j]:bounds[j + 1]]
+        if len(idx):
+            d = p.dur[idx]
+            rows[k] = {"name": k, "count": len(idx), "total_ns": merged_total(p.start[idx], end[idx]),
+                       "min_ns": float(d.min()), "max_ns": float(d.max())}
+
+
+def _core_busy(cols: ColumnSpans, data: TraceData) -> tuple[dict, dict]:
+    """:func:`core_spread`'s active spans and busy ns per core of a streamed trace."""
+    p = cols.pipes
+    per_track = np.bincount(p.track, weights=p.dur, minlength=len(p.tracks))   # sequential, in file order
+    present = np.bincount(p.track, minlength=len(p.tracks)) > 0
+    span = {}
+    busy: dict[tuple, dict[int, float]] = {}
+    for i, t in enumerate(p.tracks):
+        ct = parse_core_track(t[1])
+        if ct is None or not present[i]:
+            continue
+        if t[0] not in span:
+            span[t[0]] = list(span_bounds(data, t[0]))
+        per = busy.setdefault((t[0], ct.core_type, ct.pipe), {})
+        per[ct.core_index] = per.get(ct.core_index, 0.0) + float(per_track[i])
+    return span, busy
+
+
 def host_device(data: TraceData) -> dict[str, Any]:
     """Host busy time (union of host-track spans, the "blocked (waiting for the
     device)" ones counted apart as ``host_blocked_ns``), device busy time (union of
     stream tasks), both at once, and the run length; all ns."""
-    host = [s for s in data.spans if s.track[0] == "host"]
+    host = [s for s in plain_spans(data) if s.track[0] == "host"]
     blocked = union((s.start_ns, end_ns(s)) for s in host if s.name.startswith("blocked"))
     work = union((s.start_ns, end_ns(s)) for s in host if not s.name.startswith("blocked"))
-    dev = union((s.start_ns, end_ns(s)) for s in data.spans if is_task(s) and not is_sync(s))
-    run = (max(end_ns(s) for s in data.spans) - min(s.start_ns for s in data.spans)) if data.spans else 0.0
+    dev = union((s.start_ns, end_ns(s)) for s in plain_spans(data) if is_task(s) and not is_sync(s))
+    bounds = span_bounds(data)
+    run = bounds[1] - bounds[0] if bounds else 0.0
     return {"run_ns": run, "host_busy_ns": total(work), "host_blocked_ns": total(blocked), "device_busy_ns": total(dev),
             "both_ns": total(intersection(work, dev)), "host_calls": len(host)}
 
@@ -78,7 +127,10 @@ def core_spread(data: TraceData) -> list[dict[str, Any]]:
     and the most busy core, over the device's active span. Cores are those seen."""
     span: dict[str, list[float]] = {}
     busy: dict[tuple, dict[int, float]] = {}
-    for s in data.spans:
+    cols = columns_of(data)
+    if cols is not None:
+        span, busy = _core_busy(cols, data)
+    for s in (() if cols is not None else data.spans):
         d = s.track[0]
         lo_hi = span.setdefault(d, [s.start_ns, end_ns(s)])
         lo_hi[0], lo_hi[1] = min(lo_hi[0], s.start_ns), max(lo_hi[1], end_ns(s))

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import gzip
 import json
-import math
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+import numpy as np
+
 from .chrome_trace import NS_PER_US, unpack_source
-from .records import Counter, Span
-from .tracks import is_device
+from .columns import ColumnSpans, PipeColumns
+from .records import Counter, Span, finite  # noqa: F401  (finite: re-exported, its old home)
+from .tracks import is_device, parse_core_track
 from .validate import TraceFormatError, _check_event, trace_events
 
 
@@ -40,7 +43,9 @@ class TraceData:
     def devices(self) -> list[str]:
         """Device process names with spans, in order ("device 0", ...)."""
         from .tracks import process_sort_key
-        return sorted({s.track[0] for s in self.spans if is_device(s.track[0])}, key=process_sort_key)
+        cols = self.spans if isinstance(self.spans, ColumnSpans) else None
+        procs = ({t[0] for t in cols.tracks()} if cols is not None else {s.track[0] for s in self.spans})
+        return sorted({p for p in procs if is_device(p)}, key=process_sort_key)
 
 
 def read_trace_file(path: str | Path) -> Any:
@@ -51,16 +56,10 @@ def read_trace_file(path: str | Path) -> Any:
     try:
         with opener(path, "rt", encoding="utf-8") as f:
             data = json.load(f)
-    except FileNotFoundError:
-        raise TraceLoadError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise TraceLoadError(f"{path}: is a directory, not a trace file") from None
-    except PermissionError:
-        raise TraceLoadError(f"{path}: permission denied") from None
     except json.JSONDecodeError as e:
         raise TraceLoadError(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError, OSError) as e:
-        raise TraceLoadError(f"{path}: not a JSON text file ({type(e).__name__}: {e})") from None
+    except (OSError, UnicodeDecodeError, EOFError) as e:     # gzip.BadGzipFile is an OSError
+        raise file_error(path, e) from None
     except RecursionError:
         raise TraceLoadError(f"{path}: JSON nested too deeply") from None
     try:
@@ -68,6 +67,17 @@ def read_trace_file(path: str | Path) -> Any:
     except TraceFormatError as e:
         raise TraceLoadError(f"{path}: {e}") from None
     return data
+
+
+def file_error(path: Path, e: BaseException) -> TraceLoadError:
+    """The one-line :class:`TraceLoadError` for an OS or decoding error reading ``path``."""
+    if isinstance(e, FileNotFoundError):
+        return TraceLoadError(f"{path}: no such file")
+    if isinstance(e, IsADirectoryError):
+        return TraceLoadError(f"{path}: is a directory, not a trace file")
+    if isinstance(e, PermissionError):
+        return TraceLoadError(f"{path}: permission denied")
+    return TraceLoadError(f"{path}: not a JSON text file ({type(e).__name__}: {e})")
 
 
 def from_chrome_trace(trace: Any) -> TraceData:
@@ -85,12 +95,18 @@ def from_chrome_trace(trace: Any) -> TraceData:
     return events_to_data(events, meta)
 
 
-def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None) -> TraceData:
+def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, compact: bool = False,
+                   keep_args: frozenset | None = None) -> TraceData:
     """:class:`TraceData` from an iterable of Chrome trace events, in one pass (so a
     streaming parser can feed it, :mod:`traces.stream_load`). Tracks are named from
     the M events wherever they appear; an "E" closes the innermost open "B" of its
     track; "i"/"I" become zero-length spans; flows ("s"/"f") attach to the span that
-    starts at the same time on the same track. Raises :class:`TraceLoadError`."""
+    starts at the same time on the same track. Raises :class:`TraceLoadError`.
+
+    ``compact``: spans on core (pipe) tracks named before them go into numpy
+    columns, and ``spans`` is a :class:`traces.columns.ColumnSpans` (bounded memory
+    for big traces; flows attach to the other spans only); ``keep_args``: with
+    ``compact``, the other spans keep only these args keys (names are shared)."""
     procs: dict[Any, str] = {}
     threads: dict[tuple, str] = {}
     spans: list[Span] = []
@@ -98,10 +114,30 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None) ->
     counters: list[Counter] = []
     flows: list[tuple] = []
     open_b: dict[tuple, list[dict]] = {}     # B events waiting for their E, per (pid, tid)
+    pipes = PipeColumns() if compact else None
+    kept_pos = array("q")
+    n_spans = [0]
+    on_core: dict[tuple, bool] = {}
+    shared: dict[str, str] = {}
 
     def add(ev: dict, ts: float, dur: float, args: Any) -> None:
         key = (ev["pid"], ev["tid"])
-        s = Span(key, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
+        if pipes is not None:
+            core = on_core.get(key)
+            if core is None and key in threads:
+                core = on_core[key] = parse_core_track(threads[key]) is not None
+            n_spans[0] += 1
+            if core:
+                pipes.add(key, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
+                return
+            kept_pos.append(n_spans[0] - 1)
+            if keep_args is not None and args:
+                args = {k: v for k, v in args.items() if k in keep_args}
+            name, cat = str(ev.get("name", "")), str(ev.get("cat", ""))
+            s = Span(key, shared.setdefault(name, name), ts * NS_PER_US, dur * NS_PER_US, shared.setdefault(cat, cat),
+                     args)
+        else:
+            s = Span(key, str(ev.get("name", "")), ts * NS_PER_US, dur * NS_PER_US, str(ev.get("cat", "")), args)
         spans.append(s)
         at.setdefault((key[0], key[1], ts), s)
 
@@ -153,6 +189,11 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None) ->
         if s is not None and isinstance(fid, (int, str)):
             s.flow_id = fid
             s.flow_out = ph == "s"
+    if pipes is not None:
+        for t in pipes.tracks:
+            if t not in names:
+                names[t] = (procs.get(t[0], f"pid {t[0]}"), threads.get(t, f"tid {t[1]}"))
+        spans = ColumnSpans(spans, np.frombuffer(kept_pos, np.int64), pipes.finish(names))
     return TraceData(spans, counters, dict(meta or {}))
 
 
@@ -166,12 +207,3 @@ def as_trace_data(source: Any) -> TraceData:
         return from_chrome_trace(source)
     spans, counters, meta = unpack_source(source)
     return TraceData(spans, counters, meta)
-
-
-def finite(v: Any, default: float = 0.0) -> float:
-    """``v`` as a finite float, else ``default`` (for numbers read from span args)."""
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return default
-    return f if math.isfinite(f) else default

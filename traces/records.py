@@ -10,6 +10,7 @@ overlap (:func:`traces.chrome_trace.check_no_overlap`).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,3 +47,12 @@ class Counter:
 def is_span_record(obj: Any) -> bool:
     """True if ``obj`` has the attributes of a span record (:data:`SPAN_FIELDS`)."""
     return all(hasattr(obj, f) for f in SPAN_FIELDS)
+
+
+def finite(v: Any, default: float = 0.0) -> float:
+    """``v`` as a finite float, else ``default`` (for numbers read from span args)."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return default
+    return f if math.isfinite(f) else default

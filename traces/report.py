@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import analysis
+from .columns import columns_of
 from .critical import critical_path as full_critical_path
 from .groups import core_spread, group_summary, host_device
 from .kernels import ENGINE_PIPES
@@ -86,7 +87,8 @@ def render_summary(console: Console, data: TraceData, source_name: str, top: int
     meta = data.metadata
     chip = meta.get("chip") or ", ".join(str(v.get("chip")) for v in (meta.get("devices") or {}).values()
                                          if isinstance(v, dict)) or "unknown chip"
-    tracks = {s.track for s in data.spans}
+    cols = columns_of(data)
+    tracks = cols.tracks() if cols is not None else {s.track for s in data.spans}
     console.print(f"[bold]{source_name}[/bold]: {chip}, {len(data.spans):,} spans on {len(tracks)} tracks, "
                   f"{len(data.counters):,} counter samples", soft_wrap=True)
     for d, r in rep["devices"].items():

@@ -1,20 +1,24 @@
-"""Loading big traces without holding their JSON text: events are parsed one at a
-time with ijson (its C backend, yajl2_c, when the wheel has it) and fed straight into
-:func:`traces.load.events_to_data`, so peak memory is the spans, not the file plus
-a list of event dicts.
+"""Loading big traces with bounded memory: the events are parsed one at a time
+(:mod:`traces.scan`, the standard library's C decoder over chunks of the file; or
+ijson, its C backend yajl2_c when the wheel has it, with ``parser="ijson"``) and fed
+straight into :func:`traces.load.events_to_data` with ``compact=True``: pipe spans
+become numpy columns (:mod:`traces.columns`, 34 bytes a span), so peak memory is a
+small multiple of the span count in bytes, not of the JSON size.
 
-ijson is optional (``pip install -e '.[trace]'``); without it, or for files under
-:data:`STREAM_MIN_BYTES`, :func:`load_trace` reads the file whole, as
-:func:`traces.load.read_trace_file` does. Both paths give the same
-:class:`~traces.load.TraceData` and the same one-line errors.
+Files under :data:`STREAM_MIN_BYTES` are read whole, as
+:func:`traces.load.read_trace_file` does (the exact spans and float sums of every
+report stay as they were). Both paths give the same spans, counters and metadata
+and the same one-line errors.
 """
 from __future__ import annotations
 
 import gzip
 from pathlib import Path
-from .load import TraceData, TraceLoadError, events_to_data, from_chrome_trace, read_trace_file
 
-#: files at least this big (bytes, compressed size for .gz) are streamed when ijson is installed
+from .load import TraceData, TraceLoadError, events_to_data, file_error, from_chrome_trace, read_trace_file
+from .scan import ScanError, scan_events
+
+#: files at least this big (bytes, compressed size for .gz) are streamed
 STREAM_MIN_BYTES = 32 * 1024 * 1024
 
 
@@ -30,24 +34,51 @@ def _first_char(path: Path) -> bytes:
                 return c
 
 
-def load_trace(path: str | Path, stream: bool | None = None) -> TraceData:
+def load_trace(path: str | Path, stream: bool | None = None, parser: str = "scan",
+               keep_args: frozenset | None = None) -> TraceData:
     """The :class:`TraceData` of the trace file at ``path``. ``stream``: True forces
-    the ijson path (ImportError if ijson is missing), False the whole-file path,
-    None picks by size (:data:`STREAM_MIN_BYTES`). Raises :class:`TraceLoadError`."""
+    the streamed, compact path, False the whole-file path, None picks by size
+    (:data:`STREAM_MIN_BYTES`). ``parser``: "scan" (:mod:`traces.scan`) or "ijson"
+    (ImportError if ijson is missing). ``keep_args``: when streamed, the spans other
+    than pipe spans keep only these args keys (e.g.
+    :data:`traces.columns.SUMMARY_ARG_KEYS`). Raises :class:`TraceLoadError`."""
     path = Path(path)
     if stream is None:
         try:
-            big = path.stat().st_size >= STREAM_MIN_BYTES
+            stream = path.stat().st_size >= STREAM_MIN_BYTES
         except OSError:
-            big = False
-        if big:
-            try:
-                import ijson  # noqa: F401
-            except ImportError:
-                big = False
-        stream = big
+            stream = False
     if not stream:
         return from_chrome_trace(read_trace_file(path))
+    try:
+        meta: dict = {}
+        if parser == "ijson":
+            data = _ijson_load(path, keep_args)
+        else:
+            top: dict = {}
+            with _open_text(path) as f:
+                data = events_to_data(_checked(scan_events(f, top)), compact=True, keep_args=keep_args)
+            for key in ("metadata", "otherData"):
+                if isinstance(top.get(key), dict):
+                    meta.update(top[key])
+            data.metadata.update(meta)
+        if not data.spans and not data.counters:
+            return from_chrome_trace(read_trace_file(path))   # empty or not a trace: the whole-file errors
+        return data
+    except ScanError as e:
+        raise TraceLoadError(f"{path}: {e}") from None
+    except TraceLoadError as e:
+        raise TraceLoadError(f"{path}: {e}" if str(path) not in str(e) else str(e)) from None
+    except (OSError, UnicodeDecodeError, EOFError) as e:     # gzip.BadGzipFile is an OSError
+        raise file_error(path, e) from None
+
+
+def _open_text(path: Path):
+    return (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz"
+            else open(path, "r", encoding="utf-8"))
+
+
+def _ijson_load(path: Path, keep_args: frozenset | None) -> TraceData:
     import ijson
     try:
         first = _first_char(path)
@@ -55,25 +86,17 @@ def load_trace(path: str | Path, stream: bool | None = None) -> TraceData:
             raise TraceLoadError(f"{path}: not a Chrome trace: expected an object with a \"traceEvents\" list")
         prefix = "item" if first == b"[" else "traceEvents.item"
         with _open(path) as f:
-            data = events_to_data(_checked(ijson.items(f, prefix, use_float=True)))
-        if not data.spans and not data.counters:
-            return from_chrome_trace(read_trace_file(path))   # empty or not a trace: the whole-file errors
-        if first == b"{":
+            data = events_to_data(_checked(ijson.items(f, prefix, use_float=True)), compact=True, keep_args=keep_args)
+        if first == b"{" and (data.spans or data.counters):
             with _open(path) as f:      # a second scan, building only otherData (the C backend skips the rest)
                 for value in ijson.items(f, "otherData", use_float=True):
                     if isinstance(value, dict):
                         data.metadata.update(value)
                     break
         return data
-    except FileNotFoundError:
-        raise TraceLoadError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise TraceLoadError(f"{path}: is a directory, not a trace file") from None
     except ijson.JSONError as e:
         why = " ".join(str(e).split())[:80]
         raise TraceLoadError(f"{path}: not JSON (truncated or malformed: {why})") from None
-    except (UnicodeDecodeError, gzip.BadGzipFile, EOFError) as e:
-        raise TraceLoadError(f"{path}: not a JSON text file ({type(e).__name__}: {e})") from None
 
 
 def _checked(items):

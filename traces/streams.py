@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .columns import plain_spans
 from .intervals import end_ns, is_kernel, is_sync, is_task, task_type
 from .load import TraceData, as_trace_data
 from .tracks import parse_stream, process_sort_key
@@ -21,7 +22,7 @@ HOST_BOUND_TOL_NS = 1.0
 
 def _streams(data: TraceData, device: str | None) -> dict[tuple[str, str], list]:
     out: dict[tuple[str, str], list] = {}
-    for s in data.spans:
+    for s in plain_spans(data):
         if is_task(s) and (device is None or s.track[0] == device):
             out.setdefault(s.track, []).append(s)
     for v in out.values():
@@ -30,7 +31,7 @@ def _streams(data: TraceData, device: str | None) -> dict[tuple[str, str], list]
 
 
 def _host_launch_end(data: TraceData) -> dict[Any, float]:
-    return {s.flow_id: end_ns(s) for s in data.spans if s.flow_id is not None and s.flow_out}
+    return {s.flow_id: end_ns(s) for s in plain_spans(data) if s.flow_id is not None and s.flow_out}
 
 
 def _chain(tasks: list) -> tuple[float, float, list[tuple[float, float, Any, Any]]]:

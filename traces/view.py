@@ -30,7 +30,9 @@ import numpy as np
 from rich.text import Text
 
 from .intervals import end_ns, is_sync, task_type
+from .columns import PipeColumns, columns_of
 from .load import TraceData
+from .records import Span
 from .tracks import COPY_PIPES, parse_core_track, parse_stream, process_sort_key, thread_sort_key
 
 #: category -> colour, in legend order
@@ -112,7 +114,8 @@ def build_rows(data: TraceData, tracks: Iterable[str] = ("streams", "cores"), co
     want = op_filter.lower() if op_filter else None
     rows: dict[tuple, Row] = {}
     keys: dict[tuple, Any] = {}
-    for s in data.spans:
+    cols = columns_of(data)
+    for s in (cols.kept if cols is not None else data.spans):
         if want is not None and want not in s.name.lower():
             continue
         k = keys.get(s.track)
@@ -126,7 +129,44 @@ def build_rows(data: TraceData, tracks: Iterable[str] = ("streams", "cores"), co
         ct = parse_core_track(s.track[1])
         member = s.track if ("pipes" in kinds or ct is None) else (s.track[0], ct.core)
         row.add(s, member)
+    if cols is not None:
+        _pipe_rows(cols.pipes, rows, kinds, collapse, want)
     return [rows[k] for k in sorted(rows, key=lambda k: k[0])]
+
+
+def _pipe_rows(p: PipeColumns, rows: dict[tuple, Row], kinds: set[str], collapse: bool, want: str | None) -> None:
+    """Add the pipe columns of a streamed trace to ``rows`` (as :func:`build_rows`
+    does span by span): each (row, category) gets its start/end arrays at once."""
+    groups: dict[tuple, list[int]] = {}
+    member_of = []
+    for i, track in enumerate(p.tracks):
+        ct = parse_core_track(track[1])
+        k = row_key(track, kinds, collapse)
+        member_of.append(track if ("pipes" in kinds or ct is None) else (track[0], ct.core))
+        if k:
+            cat = category(Span(track, "", 0.0, 0.0, "pipe"))
+            groups.setdefault((k, cat), []).append(i)
+    if not groups:
+        return
+    name_ok = np.array([want in n.lower() for n in p.names], bool) if want is not None else None
+    for (k, cat), ids in groups.items():
+        in_group = np.zeros(len(p.tracks), bool)
+        in_group[ids] = True
+        m = in_group[p.track]          # one mask at a time: no index array over all spans
+        if name_ok is not None:
+            m &= name_ok[p.name]
+        idx = np.flatnonzero(m)
+        del m
+        if not len(idx):
+            continue
+        row = rows.get(k)
+        if row is None:
+            row = rows[k] = Row(k[1])
+        st = p.start[idx]
+        part = row.parts.setdefault(cat, [[], []])
+        part[0] = np.concatenate((np.asarray(part[0], float), st))
+        part[1] = np.concatenate((np.asarray(part[1], float), st + p.dur[idx]))
+        row.members.update(member_of[t] for t in np.unique(p.track[idx]))
 
 
 def _busy_at(starts: np.ndarray, ends: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -244,8 +284,8 @@ def view_lines(data: TraceData, width: int, tracks: Iterable[str] = ("streams", 
     rows = build_rows(data, tracks, collapse, op_filter)
     if not rows:
         return [Text("no spans to show")]
-    lo = min(min(min(p[0]) for p in r.parts.values()) for r in rows)
-    hi = max(max(max(p[1]) for p in r.parts.values()) for r in rows)
+    lo = min(min(float(np.min(p[0])) for p in r.parts.values()) for r in rows)
+    hi = max(max(float(np.max(p[1])) for p in r.parts.values()) for r in rows)
     if window is not None:
         lo = window[0] if math.isfinite(window[0]) else lo
         hi = window[1] if math.isfinite(window[1]) else hi

@@ -19,6 +19,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
+from .columns import ColumnSpans, columns_of, plain_spans
 from .intervals import end_ns, is_kernel
 from .load import TraceData
 from .records import Counter, Span
@@ -60,7 +63,7 @@ def phase_window(data: TraceData, phase: str) -> tuple[float, float] | None:
         raise ValueError(f"--phase must be one of {', '.join(PHASES)}, not {phase!r}")
     if phase == "all":
         return None
-    kernels = sorted((s for s in data.spans if is_kernel(s)), key=lambda s: s.start_ns)
+    kernels = sorted((s for s in plain_spans(data) if is_kernel(s)), key=lambda s: s.start_ns)
     if not kernels:
         return None
     start = kernels[0].start_ns
@@ -75,17 +78,41 @@ def clip(data: TraceData, window: tuple[float, float] | None) -> TraceData:
         return data
     lo, hi = window
     spans = []
-    for s in data.spans:
+    cols = columns_of(data)
+    for s in (cols.kept if cols is not None else data.spans):
         e = end_ns(s)
         if e < lo or s.start_ns > hi or (s.dur_ns > 0 and (e <= lo or s.start_ns >= hi)):
             continue
         a, b = max(s.start_ns, lo), min(e, hi)
         spans.append(s if (a, b) == (s.start_ns, e) else
                      Span(s.track, s.name, a, b - a, s.cat, s.args, s.flow_id, s.flow_out))
+    if cols is not None:
+        spans = _clip_columns(cols, spans, lo, hi)
     counters = [c for c in data.counters if lo <= c.ts_ns <= hi]
     meta = dict(data.metadata)
     meta["window_ns"] = [lo if math.isfinite(lo) else None, hi if math.isfinite(hi) else None]
     return TraceData(spans, counters, meta)
+
+
+def _clip_columns(cols: ColumnSpans, kept: list[Span], lo: float, hi: float) -> ColumnSpans:
+    """:func:`clip` of a streamed trace's spans: the kept ones already clipped
+    (``kept``), the pipe columns cut with numpy; file order is kept."""
+    p = cols.pipes
+    e = p.start + p.dur
+    keep = ~((e < lo) | (p.start > hi) | ((p.dur > 0) & ((e <= lo) | (p.start >= hi))))
+    a, b = np.maximum(p.start, lo), np.minimum(e, hi)
+    cut = (a != p.start) | (b != e)
+    start, dur = np.where(cut, a, p.start), np.where(cut, b - a, p.dur)
+    kept_in = np.array([not (se < lo or s.start_ns > hi or (s.dur_ns > 0 and (se <= lo or s.start_ns >= hi)))
+                        for s in cols.kept for se in (end_ns(s),)], bool)
+    # positions among the spans left: count the spans dropped before each kept one
+    alive = np.ones(len(cols), bool)
+    alive[cols.kept_pos[~kept_in]] = False
+    pipe_pos = np.ones(len(cols), bool)
+    pipe_pos[cols.kept_pos] = False
+    alive[np.flatnonzero(pipe_pos)[~keep]] = False
+    new_pos = np.cumsum(alive) - 1
+    return ColumnSpans(kept, new_pos[cols.kept_pos[kept_in]], p.select(keep, start, dur))
 
 
 def select(data: TraceData, window: str | tuple | None = None, phase: str = "all") -> TraceData:

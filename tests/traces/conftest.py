@@ -112,16 +112,17 @@ def _mlp_model(path):
 @pytest.fixture(scope="session")
 def sim_runs(tmp_path_factory):
     """Traces written by ``npu-sim run`` of the tiny MLP: ``tiny`` on the tiny chip and
-    ``other`` on the 910B-class default chip (for diff)."""
+    ``other`` on the 910B-class default chip (for diff), both ``--mode eager``, and
+    ``graph``: the tiny chip in ``--mode graph`` (the graph compiler's fusions)."""
     from frontend.cli import main as npu_sim
     from npu_sim import DEFAULT_CHIP
     d = tmp_path_factory.mktemp("sim_runs")
     model = _mlp_model(d / "mlp.onnx")
     out = {}
-    for name, chip in (("tiny", "tiny"), ("other", DEFAULT_CHIP)):
+    for name, chip, mode in (("tiny", "tiny", "eager"), ("other", DEFAULT_CHIP, "eager"), ("graph", "tiny", "graph")):
         path = d / f"{name}.json"
         assert npu_sim(["run", str(model), "--chip", chip, "--trace", str(path), "--no-progress",
-                        "--no-check", "--mode", "eager"]) == 0
+                        "--no-check", "--mode", mode]) == 0
         out[name] = path
     return SimpleNamespace(**out)
 

@@ -22,9 +22,10 @@ from traces.load import from_chrome_trace, read_trace_file
 SYNC = {"EVENT_RECORD", "STREAM_WAIT_EVENT"}
 
 
-@pytest.fixture(params=["tiny", "other", "acl_run", "timing_only"])
+@pytest.fixture(params=["tiny", "other", "graph", "acl_run", "timing_only"])
 def trace_path(request, sim_runs, acl_run, timing_only_trace):
-    return {"tiny": sim_runs.tiny, "other": sim_runs.other, "acl_run": acl_run.path,
+    """npu-sim run --mode eager (tiny, other), --mode graph, two-stream ACL, timing-only."""
+    return {"tiny": sim_runs.tiny, "other": sim_runs.other, "graph": sim_runs.graph, "acl_run": acl_run.path,
             "timing_only": timing_only_trace}[request.param]
 
 
