@@ -10,9 +10,14 @@ FusedMatMul                   aclnnFusedMatmul: MatMul/Gemm + bias (BiasTable) +
 FusedElementwise              aclnnFusedElementwise over the chain ``attrs["steps"]``; if the
                               kernel refuses it (e.g. an integer dtype) the members
                               (``attrs["members"]``) are lowered one by one instead
+FusedAddRmsNorm               aclnnAddRmsNorm (outputs: the norm, then the Add's sum as xOut);
+                              members as the fallback
+FusedSwiGlu                   aclnnSwiGlu(x, dim); members as the fallback
 ============================  =================================================================
 """
 from __future__ import annotations
+
+import numpy as np
 
 from ..errors import UnsupportedModelError
 from ..graph import Node
@@ -88,3 +93,50 @@ def _result_dtype(ins, steps):
     if any(len(o) == 2 and every[o[0]] != every[o[1]] for _, o, _ in steps):
         return None
     return dts[-1]
+
+
+def _fallback(ctx, node: Node, ins: list[DTensor], opset: int):
+    """Lower a fused node's members one by one (the kernel refused the operands)."""
+    from .dispatch import lower_node
+    values = dict(zip(node.inputs, ins))
+    calls = []
+    for m in node.attrs["members"]:
+        outs, cs = lower_node(ctx, m, [values.get(i) for i in m.inputs], opset)
+        values.update(zip(m.outputs, outs))
+        calls.extend(cs)
+    return [values[o] for o in node.outputs], calls
+
+
+@register("FusedAddRmsNorm", opset=True)
+def lower_fused_add_rms_norm(ctx, node: Node, ins: list[DTensor], opset: int):
+    """aclnnAddRmsNorm(x1, x2, gamma, epsilon, yOut, rstdOut, xOut): outputs [y, x1 + x2]."""
+    x1, x2, gamma = ins
+    if x1.dtype.kind == "f" and x2.dtype == x1.dtype:
+        rank = len(x1.shape)
+        axis = int(node.attrs.get("axis", -1)) % rank
+        y = ctx.alloc(node.outputs[0], x1.shape, x1.dtype)
+        xo = ctx.alloc(node.outputs[1], x1.shape, x1.dtype)
+        rstd = ctx.alloc(node.outputs[0] + "__rstd", tuple(x1.shape[:axis]) + (1,) * (rank - axis), np.float32)
+        try:
+            return [y, xo], [prepare(node, "aclnnAddRmsNorm", x1.tensor, x2.tensor, gamma.tensor,
+                                     float(node.attrs.get("epsilon", 1e-5)), y.tensor, rstd.tensor, xo.tensor,
+                                     list(node.attrs.get("fused", ())))]
+        except UnsupportedModelError:
+            pass
+    return _fallback(ctx, node, ins, opset)
+
+
+@register("FusedSwiGlu", opset=True)
+def lower_fused_swiglu(ctx, node: Node, ins: list[DTensor], opset: int):
+    """aclnnSwiGlu(x, dim, out)."""
+    x = ins[0]
+    if x.dtype.kind == "f":
+        dim = int(node.attrs.get("dim", -1)) % len(x.shape)
+        shape = tuple(s // 2 if i == dim else s for i, s in enumerate(x.shape))
+        out = ctx.alloc(node.outputs[0], shape, x.dtype)
+        try:
+            return [out], [prepare(node, "aclnnSwiGlu", x.tensor, dim, out.tensor,
+                                   list(node.attrs.get("fused", ())))]
+        except UnsupportedModelError:
+            pass
+    return _fallback(ctx, node, ins, opset)

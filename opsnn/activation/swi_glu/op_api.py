@@ -14,6 +14,8 @@ Parameters (CANN order):
   dim: int64 in [-x.dim(), x.dim() - 1] (the doc names no default; -1 is the
     torch_npu one and the default here).
   out: x's dtype; x's shape with dim halved.
+  originalOpNames (simulator extension, after CANN's parameters): the graph ops a
+    graph-mode fusion replaced, recorded as trace ``args["fused"]``.
 Status: 161001 null x/out; 161002 not a tensor, dtype, rank, dim out of range, odd
 dim size, empty x, out shape.
 """
@@ -37,7 +39,7 @@ def _tiling_at(d: int):
     return tiling
 
 
-def _build(chip, x, dim, out):
+def _build(chip, x, dim, out, names):
     # 1. null pointers and types
     check_not_null(OP, x=x, out=out)
     check_tensor_type(OP, x=x, out=out)
@@ -59,14 +61,20 @@ def _build(chip, x, dim, out):
     (o_shape, _), = infer_shape(shape, x.data_type, d)
     check_shape(OP, "out", out, o_shape)
     # 4. tiling (host) -> tile program (kernel): the elementwise family's tail
-    return build_eltwise(chip, "SwiGlu", "SwiGlu", [("x", x)], [T.ACL_FLOAT], out, T.ACL_FLOAT, tiling=_tiling_at(d),
-                         computes={"SwiGlu": swi_glu_compute}, attrs={"dim": d}, shape=o_shape)
+    ex = build_eltwise(chip, "SwiGlu", "SwiGlu", [("x", x)], [T.ACL_FLOAT], out, T.ACL_FLOAT, tiling=_tiling_at(d),
+                       computes={"SwiGlu": swi_glu_compute}, attrs={"dim": d}, shape=o_shape,
+                       info={"fused": list(names)} if names else None)
+    if names:   # the trace names the graph ops this kernel stands for (the spec was built just above)
+        for k in ex.kernels:
+            if k.spec.name == "SwiGlu":
+                k.spec.args["fused"] = list(names)
+    return ex
 
 
-def aclnnSwiGluGetWorkspaceSize(x, dim=-1, out=None):  # noqa: N802
+def aclnnSwiGluGetWorkspaceSize(x, dim=-1, out=None, originalOpNames=None):  # noqa: N802,N803
     """Phase 1 of out = SwiGlu(x, dim) (module doc: parameters, dtypes, errors).
     Returns ``(workspace_size, executor, status)``."""
-    return prepare("SwiGlu", lambda chip: _build(chip, x, dim, out))
+    return prepare("SwiGlu", lambda chip: _build(chip, x, dim, out, originalOpNames))
 
 
 aclnnSwiGlu = phase2_entry("SwiGlu")

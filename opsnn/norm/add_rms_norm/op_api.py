@@ -17,7 +17,9 @@ Parameters (CANN order):
   yOut, xOut: x1's dtype and shape. rstdOut: FLOAT, [A1..Ai, 1..1] or [A1..Ai].
 Status: 161001 null x1/x2/gamma/yOut/rstdOut/xOut; 161002 not a tensor, dtype, rank,
 shape, epsilon, empty x1; 561002 a forced fused strategy that does not fit.
-Simulator extension: keyword-only ``strategy`` ("fused" / "multi_pass") forces one.
+Simulator extensions: ``originalOpNames`` (after CANN's parameters): the graph ops a
+graph-mode fusion replaced, recorded as trace ``args["fused"]`` (default: Add, RmsNorm);
+keyword-only ``strategy`` ("fused" / "multi_pass") forces a strategy.
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from .tiling import REGISTRY, add_rms_norm_tiling
 OP = "aclnnAddRmsNorm"
 
 
-def _build(chip, x1, x2, gamma, epsilon, yOut, rstdOut, xOut, strategy):  # noqa: N803
+def _build(chip, x1, x2, gamma, epsilon, yOut, rstdOut, xOut, names, strategy):  # noqa: N803
     # 1. null pointers and types
     check_not_null(OP, x1=x1, x2=x2, gamma=gamma, epsilon=epsilon, yOut=yOut, rstdOut=rstdOut, xOut=xOut)
     check_tensor_type(OP, x1=x1, x2=x2, gamma=gamma, yOut=yOut, rstdOut=rstdOut, xOut=xOut)
@@ -71,7 +73,7 @@ def _build(chip, x1, x2, gamma, epsilon, yOut, rstdOut, xOut, strategy):  # noqa
     res = add_rms_norm_tiling(chip, rows, d, x1.itemsize, gamma.itemsize, strategy)
     td = res.data
     args = {"shapes": [list(shape), list(shape), list(gshape)], "dtype": x1.dtype_name, "epsilon": eps_f,
-            "fused": ["Add", "RmsNorm"]}
+            "fused": list(names or ("Add", "RmsNorm"))}
     specs = tile_program(td, args)
     plan = WorkspacePlan(chip, OP)
     refs = plan_refs(plan, (("x1", x1), ("x2", x2), ("gamma", gamma)),
@@ -89,10 +91,12 @@ def _build(chip, x1, x2, gamma, epsilon, yOut, rstdOut, xOut, strategy):  # noqa
                          tiling=res)
 
 
-def aclnnAddRmsNormGetWorkspaceSize(x1, x2, gamma, epsilon, yOut, rstdOut, xOut, *, strategy=None):  # noqa: N802,N803
+def aclnnAddRmsNormGetWorkspaceSize(x1, x2, gamma, epsilon, yOut, rstdOut, xOut,  # noqa: N802,N803
+                                    originalOpNames=None, *, strategy=None):
     """Phase 1 of AddRmsNorm (module doc: parameters, dtypes, errors). Returns
     ``(workspace_size, executor, status)``."""
-    return prepare("AddRmsNorm", lambda chip: _build(chip, x1, x2, gamma, epsilon, yOut, rstdOut, xOut, strategy))
+    return prepare("AddRmsNorm", lambda chip: _build(chip, x1, x2, gamma, epsilon, yOut, rstdOut, xOut,
+                                                     originalOpNames, strategy))
 
 
 def aclnnAddRmsNorm(workspace, workspaceSize, executor, stream):  # noqa: N802,N803

@@ -20,6 +20,8 @@ Parameters (CANN order):
   rotaryMode (simulator extension, after CANN's parameters): "half" (CANN's formula) or
     "interleave" (pairs (x0, x1) -> (-x1, x0), the mode CANN's
     aclnnRotaryPositionEmbedding calls interleave).
+  originalOpNames (simulator extension, after rotaryMode): the graph ops a graph-mode
+    fusion replaced, recorded as trace ``args["fused"]``.
 Status: 161001 null queryRef/cos/sin; 161002 not a tensor, dtype, rank, shape, layout
 or rotaryMode invalid, D odd. An empty queryRef prepares an executor with no kernel.
 16-bit inputs compute in float32 and round once.
@@ -38,7 +40,7 @@ OP = "aclnnApplyRotaryPosEmb"
 MODES = ("half", "interleave")
 
 
-def _build(chip, queryRef, keyRef, cos, sin, layout, rotaryMode):  # noqa: N803
+def _build(chip, queryRef, keyRef, cos, sin, layout, rotaryMode, names):  # noqa: N803
     # 1. null pointers and types
     check_not_null(OP, queryRef=queryRef, cos=cos, sin=sin)
     named = dict(queryRef=queryRef, cos=cos, sin=sin, **({"keyRef": keyRef} if keyRef is not None else {}))
@@ -81,6 +83,8 @@ def _build(chip, queryRef, keyRef, cos, sin, layout, rotaryMode):  # noqa: N803
                                       interleaved)
     args = {"shapes": [list(t.view_shape) for t in inputs], "dtype": queryRef.dtype_name, "layout": int(layout),
             "rotary_mode": rotaryMode}
+    if names:
+        args["fused"] = list(names)
     spec = tile_program(res.data, args, res.tiling_key)
     plan = WorkspacePlan(chip, OP)
     in_refs = [plan.input(t, i) for i, t in enumerate(inputs)]
@@ -96,10 +100,11 @@ def _build(chip, queryRef, keyRef, cos, sin, layout, rotaryMode):  # noqa: N803
 
 
 def aclnnApplyRotaryPosEmbGetWorkspaceSize(queryRef, keyRef, cos, sin, layout=1,  # noqa: N802,N803
-                                           rotaryMode="half"):
+                                           rotaryMode="half", originalOpNames=None):
     """Phase 1 of ApplyRotaryPosEmb (module doc: parameters, dtypes, errors). Returns
     ``(workspace_size, executor, status)``."""
-    return prepare("ApplyRotaryPosEmb", lambda chip: _build(chip, queryRef, keyRef, cos, sin, layout, rotaryMode))
+    return prepare("ApplyRotaryPosEmb", lambda chip: _build(chip, queryRef, keyRef, cos, sin, layout, rotaryMode,
+                                                            originalOpNames))
 
 
 def aclnnApplyRotaryPosEmb(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
