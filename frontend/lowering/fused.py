@@ -13,6 +13,8 @@ FusedElementwise              aclnnFusedElementwise over the chain ``attrs["step
 FusedAddRmsNorm               aclnnAddRmsNorm (outputs: the norm, then the Add's sum as xOut);
                               members as the fallback
 FusedSwiGlu                   aclnnSwiGlu(x, dim); members as the fallback
+FusedRotaryPosEmb             x copied to the output (aclnnCast), then aclnnApplyRotaryPosEmb in
+                              place on its [B, S, N, D] view, cos/sin viewed as [b, S, 1, D]
 ============================  =================================================================
 """
 from __future__ import annotations
@@ -137,6 +139,26 @@ def lower_fused_swiglu(ctx, node: Node, ins: list[DTensor], opset: int):
         try:
             return [out], [prepare(node, "aclnnSwiGlu", x.tensor, dim, out.tensor,
                                    list(node.attrs.get("fused", ())))]
+        except UnsupportedModelError:
+            pass
+    return _fallback(ctx, node, ins, opset)
+
+
+@register("FusedRotaryPosEmb", opset=True)
+def lower_fused_rotary(ctx, node: Node, ins: list[DTensor], opset: int):
+    """x [B, N, S, D] rotated by cos/sin [b, 1, S, D] or [S, D] (rotate-half form)."""
+    from .tensors import cast_to, strided_view
+    x, cos, sin = ins
+    if x.dtype.kind == "f" and cos.dtype == sin.dtype == x.dtype:
+        b, n, s, d = x.shape
+        cb = cos.shape[0] if len(cos.shape) == 4 else 1
+        try:
+            out, copy = cast_to(ctx, node, x, x.dtype, node.outputs[0])
+            q = strided_view(out, node.outputs[0] + "__bsnd", (b, s, n, d), (n * s * d, d, s * d, 1))
+            cv = ctx.view(cos, node.outputs[0] + "__cos_bs1d", (cb, s, 1, d))
+            sv = ctx.view(sin, node.outputs[0] + "__sin_bs1d", (cb, s, 1, d))
+            return [out], [copy, prepare(node, "aclnnApplyRotaryPosEmb", q.tensor, None, cv.tensor, sv.tensor, 1,
+                                         "half", list(node.attrs.get("fused", ())))]
         except UnsupportedModelError:
             pass
     return _fallback(ctx, node, ins, opset)

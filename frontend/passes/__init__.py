@@ -24,6 +24,7 @@ from .add_rms_norm import fuse_add_rms_norm
 from .batchnorm import fold_batchnorm
 from .elementwise import fuse_elementwise
 from .epilogue import fuse_cube_epilogue
+from .rotary import fuse_rotary
 from .swiglu import fuse_swiglu
 
 MODES = ("graph", "eager")
@@ -48,6 +49,8 @@ PASSES: tuple[Pass, ...] = (
          fuse_add_rms_norm),
     Pass("fuse_swiglu", "silu(a) * b of a Split or of two MatMuls over one input as one aclnnSwiGlu",
          fuse_swiglu),
+    Pass("fuse_rotary", "rotate-half rotary embedding (Slice/Neg/Concat/Mul/Add) as one aclnnApplyRotaryPosEmb",
+         fuse_rotary),
     Pass("fuse_elementwise", "maximal pointwise chains (one output) as one vector kernel, intermediates in UB",
          fuse_elementwise),
 )
@@ -83,4 +86,4 @@ def apply_passes(graph: Graph, mode: str = "graph", disabled: Iterable[str] = ()
 
 
 __all__ = ["MODES", "PASSES", "Pass", "apply_passes", "pass_names", "fold_batchnorm", "fuse_cube_epilogue",
-           "fuse_add_rms_norm", "fuse_swiglu", "fuse_elementwise"]
+           "fuse_add_rms_norm", "fuse_swiglu", "fuse_rotary", "fuse_elementwise"]
