@@ -10,12 +10,20 @@ RotaryEmbedding    the input copied to the output (aclnnCast, same dtype), then
                    (aclnnEmbedding) when given, then each half-size row widened to the
                    rotary dim (repeated for the half form, each value twice for the
                    interleaved one) by an aclnnCast of a stride-0 view.
+Attention (23)     decomposed onto existing kernels: MatMul (aclnnBatchMatMul) of Q and
+                   K^T, scale and softcap (Mul, Div, Tanh), the mask and causal bias
+                   (Where / Concat / Add; built at prepare time when the mask is a
+                   constant), Softmax, a Where zeroing fully masked rows, MatMul with V;
+                   past key/value by Concat, GQA by repeating key/value heads (an
+                   aclnnCast of a stride-0 view), 3-D inputs through Transpose
 =================  ===================================================================
 
-Input layouts: 4-D [B, N, S, H] (seen as BSND through strides) or 3-D [B, S, N*H]
+RotaryEmbedding input layouts: 4-D [B, N, S, H] (seen as BSND through strides) or 3-D [B, S, N*H]
 with ``num_heads``.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from .attrs import attr_int, bad
 from .registry import register
@@ -75,3 +83,217 @@ def lower_rotary_embedding(ctx, node, ins):
     calls.append(prepare(node, "aclnnApplyRotaryPosEmb", q.tensor, None, cos.tensor, sin.tensor, 1,
                          "interleave" if interleaved else "half"))
     return [out], calls
+
+
+# ---- Attention (opset 23) -----------------------------------------------------------------
+
+class _Seq:
+    """Lowers synthetic one-op nodes in order (each through the op's own handler), so
+    the decomposed Attention reuses the MatMul, Softmax, Where, ... lowerings."""
+
+    def __init__(self, ctx, node):
+        self.ctx, self.node, self.calls, self.k = ctx, node, [], 0
+
+    def name(self, what: str) -> str:
+        self.k += 1
+        return f"{self.node.outputs[0]}__attn{self.k}_{what}"
+
+    def op(self, op_type: str, ins: list, out: str | None = None, opset: int = 13, **attrs):
+        from ..graph import Node
+        from .dispatch import lower_node
+        names = [t.name if t is not None else "" for t in ins]
+        n = Node(op_type, f"{self.node.name}__{op_type.lower()}{self.k}", names, [out or self.name(op_type)], attrs)
+        outs, calls = lower_node(self.ctx, n, ins, opset)
+        self.calls.extend(calls)
+        return outs[0]
+
+    def const(self, arr, what: str):
+        return self.ctx.upload(self.name(what), np.asarray(arr))
+
+    def cast(self, t, dtype, out: str | None = None):
+        """``t`` as ``dtype`` in a new contiguous tensor (aclnnCast; same dtype: a copy)."""
+        c, call = cast_to(self.ctx, self.node, t, dtype, out or self.name("cast"))
+        self.calls.append(call)
+        return c
+
+    def copy(self, t, out: str | None = None):
+        return self.cast(t, t.dtype, out)
+
+
+def _heads(seq, x, heads: int, what: str):
+    """[B, S, heads*D] as [B, heads, S, D] (a Transpose of the reshaped view)."""
+    b, s, hid = x.shape
+    v = seq.ctx.view(x, seq.name(what + "_bshd"), (b, s, heads, hid // heads))
+    return seq.op("Transpose", [v], perm=[0, 2, 1, 3])
+
+
+def _repeat_heads(seq, t, rep: int):
+    """[B, Hk, L, D] -> [B, Hk*rep, L, D], each head repeated ``rep`` times (GQA)."""
+    if rep == 1:
+        return t
+    b, hk, L, d = t.shape
+    v = strided_view(t, seq.name("gqa_view"), (b, hk, rep, L, d), (hk * L * d, L * d, 0, d, 1))
+    full = seq.copy(v)
+    return seq.ctx.view(full, seq.name("gqa"), (b, hk * rep, L, d))
+
+
+def _host_bias(q_len: int, kv_len: int, causal: bool, offset: int, win, dtype):
+    """The causal and sliding-window bias [q, kv] for query i at position i + offset (0
+    where key j may be attended: j <= i + offset if causal, within ``win`` = (left,
+    right; -1 unbounded) of it; -inf elsewhere), or None when neither applies."""
+    if not causal and win == (-1, -1):
+        return None
+    diff = np.arange(q_len)[:, None] + offset - np.arange(kv_len)[None, :]
+    ok = np.ones(diff.shape, bool)
+    if causal:
+        ok &= diff >= 0
+    if win[0] >= 0:
+        ok &= diff <= win[0]
+    if win[1] >= 0:
+        ok &= -diff <= win[1]
+    return np.where(ok, 0, -np.inf).astype(dtype)
+
+
+@register("Attention")
+def lower_attention(ctx, node, ins):
+    """ONNX Attention (opset 23) decomposed: MatMul, scale, softcap, mask/causal bias,
+    Softmax (fully masked rows give 0, as the spec says), MatMul; past key/value
+    joined by Concat, GQA by repeating the key/value heads."""
+    a = node.attrs
+    ins = list(ins) + [None] * (7 - len(ins))
+    q, k, v, mask, past_k, past_v = ins[:6]
+    nonpad = ins[6] if len(ins) > 6 else None
+    if q.dtype.kind != "f" and q.dtype.name != "bfloat16":
+        raise bad(node, f"dtype {q.dtype} is not supported")
+    seq = _Seq(ctx, node)
+    three_d = len(q.shape) == 3
+    if three_d:
+        hq, hk = attr_int(node, "q_num_heads", 0), attr_int(node, "kv_num_heads", 0)
+        if hq < 1 or hk < 1:
+            raise bad(node, "3-D inputs need q_num_heads and kv_num_heads")
+        q, k, v = _heads(seq, q, hq, "q"), _heads(seq, k, hk, "k"), _heads(seq, v, hk, "v")
+    elif len(q.shape) != 4:
+        raise bad(node, f"Q must be 3-D or 4-D, got {list(q.shape)}")
+    hq, hk = q.shape[1], k.shape[1]
+    if hq % hk or v.shape[1] != hk:
+        raise bad(node, f"{hq} query heads are not a multiple of {hk} key/value heads")
+    past_len = 0
+    outs = {}
+    if past_k is not None and past_v is not None:
+        past_len = past_k.shape[2]
+        k = seq.op("Concat", [past_k, k], axis=2)
+        v = seq.op("Concat", [past_v, v], axis=2)
+    elif past_k is not None or past_v is not None:
+        raise bad(node, "past_key and past_value must be given together")
+    want = [len(node.outputs) > i and bool(node.outputs[i]) for i in range(4)]
+    if want[1]:
+        outs[1] = seq.copy(k, node.outputs[1])
+    if want[2]:
+        outs[2] = seq.copy(v, node.outputs[2])
+    q_len, kv_len, dt = q.shape[2], k.shape[2], q.dtype
+    out_dt = dt
+    if dt.name == "bfloat16":   # computed in float32 and rounded once at the end (bf16 has 8 mantissa bits)
+        dt = np.dtype(np.float32)
+        q, k, v = (seq.cast(t, dt) for t in (q, k, v))
+    scale = float(a["scale"]) if "scale" in a else 1.0 / np.sqrt(q.shape[3])
+    kt = seq.op("Transpose", [_repeat_heads(seq, k, hq // hk)], perm=[0, 1, 3, 2])
+    vv = _repeat_heads(seq, v, hq // hk)
+    s = seq.op("MatMul", [q, kt])
+    s = seq.op("Mul", [s, seq.const(np.array(scale, dt), "scale")])
+    softcap = float(a.get("softcap", 0.0))
+    if softcap > 0:
+        c = seq.const(np.array(softcap, dt), "softcap")
+        s = seq.op("Mul", [seq.op("Tanh", [seq.op("Div", [s, c])]), c])
+    mode = attr_int(node, "qk_matmul_output_mode", 0)
+    qk_out = s
+    win = (attr_int(node, "left_window_size", -1), attr_int(node, "right_window_size", -1))
+    bias, dead = _bias(seq, node, mask, nonpad, q_len, kv_len, past_len, bool(attr_int(node, "is_causal", 0)),
+                       win, dt)
+    if bias is not None:
+        s = seq.op("Add", [s, bias])
+    if mode == 2:
+        qk_out = s
+    p = seq.op("Softmax", [s], axis=-1)
+    if dead is not None:
+        p = seq.op("Where", [dead, seq.const(np.array(0, dt), "zero"), p])
+    if mode == 3:
+        qk_out = p
+    rounded = out_dt != dt
+    y = seq.op("MatMul", [p, vv], None if three_d or rounded else node.outputs[0])
+    if three_d:
+        t = seq.op("Transpose", [y], perm=[0, 2, 1, 3])
+        b, sq, h, d = t.shape
+        y = ctx.view(t, seq.name("y_flat"), (b, sq, h * d))
+        y = seq.cast(y, out_dt, node.outputs[0]) if rounded else seq.copy(y, node.outputs[0])
+    elif rounded:
+        y = seq.cast(y, out_dt, node.outputs[0])
+    outs[0] = y
+    if want[3]:
+        outs[3] = seq.cast(qk_out, out_dt, node.outputs[3])
+    return [outs.get(i) for i in range(len(node.outputs))], seq.calls
+
+
+def _bias(seq, node, mask, nonpad, q_len, kv_len, past_len, causal, win, dt):
+    """(bias tensor or None, fully-masked-row bool tensor or None) for the scores."""
+    if nonpad is not None:
+        return _nonpad_bias(seq, node, mask, nonpad, q_len, kv_len, causal, win, dt)
+    causal_b = _host_bias(q_len, kv_len, causal, past_len, win, dt)
+    const_mask = seq.ctx.const(node.inputs[3]) if mask is not None else None
+    if mask is None or const_mask is not None:     # everything known at prepare time
+        if mask is None and causal_b is None:
+            return None, None
+        b = np.zeros((q_len, kv_len), dt) if causal_b is None else causal_b
+        if const_mask is not None:
+            m = np.asarray(const_mask)
+            m = np.where(m, 0, -np.inf).astype(dt) if m.dtype == np.bool_ else m.astype(dt)
+            pad = kv_len - m.shape[-1]
+            if pad > 0:
+                m = np.concatenate([m, np.full(m.shape[:-1] + (pad,), -np.inf, dt)], axis=-1)
+            b = b + m
+        dead = np.isneginf(b.max(axis=-1, keepdims=True))
+        return seq.const(b, "bias"), (seq.const(dead, "dead") if dead.any() else None)
+    m = _mask_bias(seq, mask, kv_len, dt)
+    if causal_b is not None:
+        m = seq.op("Add", [m, seq.const(causal_b, "causal")])
+    mx = seq.op("ReduceMax", [m], axes=[-1], keepdims=1)
+    dead = seq.op("IsInf", [mx], detect_positive=0, opset=20)
+    return m, dead
+
+
+def _mask_bias(seq, m, kv_len, dt):
+    """A runtime mask as an additive bias padded to ``kv_len`` keys with -inf."""
+    if m.dtype == np.bool_:
+        m = seq.op("Where", [m, seq.const(np.array(0, dt), "zero"), seq.const(np.array(-np.inf, dt), "ninf")])
+    pad = kv_len - m.shape[-1]
+    if pad > 0:
+        m = seq.op("Concat", [m, seq.const(np.full(tuple(m.shape[:-1]) + (pad,), -np.inf, dt), "pad")], axis=-1)
+    return m
+
+
+def _nonpad_bias(seq, node, mask, nonpad, q_len, kv_len, causal, win, dt):
+    """Opset-24 external cache: key j of batch b is valid iff j < nonpad[b]; causal and
+    window offsets are nonpad[b] - q_len. Built on the device by comparing constant
+    index grids with nonpad [B, 1, 1, 1]."""
+    b = nonpad.shape[0]
+    n4 = seq.ctx.view(nonpad, seq.name("nonpad4"), (b, 1, 1, 1))
+    i = np.arange(q_len)[:, None]
+    j = np.arange(kv_len)[None, :]
+    ok = seq.op("Less", [seq.const(np.broadcast_to(j, (q_len, kv_len)).astype(np.int64), "j"), n4])
+    conds = []
+    if causal:       # j <= i + nonpad - q  <=>  j - i + q <= nonpad
+        conds.append(j - i + q_len)
+    if win[0] >= 0:  # i + nonpad - q - j <= left  <=>  nonpad <= left - i + j + q
+        conds.append(("ge", win[0] - i + j + q_len))
+    if win[1] >= 0:  # j - (i + nonpad - q) <= right  <=>  j - i + q - right <= nonpad
+        conds.append(j - i + q_len - win[1])
+    for c in conds:
+        if isinstance(c, tuple):
+            cond = seq.op("LessOrEqual", [n4, seq.const(c[1].astype(np.int64), "grid")], opset=16)
+        else:
+            cond = seq.op("LessOrEqual", [seq.const(c.astype(np.int64), "grid"), n4], opset=16)
+        ok = seq.op("And", [ok, cond])
+    m = seq.op("Where", [ok, seq.const(np.array(0, dt), "zero"), seq.const(np.array(-np.inf, dt), "ninf")])
+    if mask is not None:
+        m = seq.op("Add", [_mask_bias(seq, mask, kv_len, dt), m])
+    mx = seq.op("ReduceMax", [m], axes=[-1], keepdims=1)
+    return m, seq.op("IsInf", [mx], detect_positive=0, opset=20)

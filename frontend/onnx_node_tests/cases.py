@@ -33,7 +33,7 @@ OPS = ("MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "LayerNormalization", "Soft
        # issue 10: small ops over existing kernels
        "CastLike", "EyeLike", "CenterCropPad",
        # issue 10: transformer ops of opset 23
-       "RotaryEmbedding")
+       "RotaryEmbedding", "Attention")
 
 #: op -> module of onnx.backend.test.case.node that holds its cases (the op's lower-case name unless listed)
 _MODULE_NAMES = {"GreaterOrEqual": "greater_or_equal", "LessOrEqual": "less_or_equal", "And": "and_", "Or": "or_",
