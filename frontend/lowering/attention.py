@@ -192,10 +192,17 @@ def lower_attention(ctx, node, ins):
         outs[2] = seq.copy(v, node.outputs[2])
     q_len, kv_len, dt = q.shape[2], k.shape[2], q.dtype
     out_dt = dt
-    if dt.name == "bfloat16":   # computed in float32 and rounded once at the end (bf16 has 8 mantissa bits)
+    if dt.name == "bfloat16":   # decomposed in float32, rounded once at the end (bf16 has 8 mantissa bits)
         dt = np.dtype(np.float32)
         q, k, v = (seq.cast(t, dt) for t in (q, k, v))
     scale = float(a["scale"]) if "scale" in a else 1.0 / np.sqrt(q.shape[3])
+    win = (attr_int(node, "left_window_size", -1), attr_int(node, "right_window_size", -1))
+    causal = bool(attr_int(node, "is_causal", 0))
+    if not want[3] and float(a.get("softcap", 0.0)) <= 0 and nonpad is None and out_dt == dt:
+        fa = _flash(seq, node, q, k, v, mask, q_len, kv_len, past_len, causal, win, scale, three_d)
+        if fa is not None:
+            outs[0] = fa
+            return [outs.get(i) for i in range(len(node.outputs))], seq.calls
     kt = seq.op("Transpose", [_repeat_heads(seq, k, hq // hk)], perm=[0, 1, 3, 2])
     vv = _repeat_heads(seq, v, hq // hk)
     s = seq.op("MatMul", [q, kt])
@@ -206,9 +213,7 @@ def lower_attention(ctx, node, ins):
         s = seq.op("Mul", [seq.op("Tanh", [seq.op("Div", [s, c])]), c])
     mode = attr_int(node, "qk_matmul_output_mode", 0)
     qk_out = s
-    win = (attr_int(node, "left_window_size", -1), attr_int(node, "right_window_size", -1))
-    bias, dead = _bias(seq, node, mask, nonpad, q_len, kv_len, past_len, bool(attr_int(node, "is_causal", 0)),
-                       win, dt)
+    bias, dead = _bias(seq, node, mask, nonpad, q_len, kv_len, past_len, causal, win, dt)
     if bias is not None:
         s = seq.op("Add", [s, bias])
     if mode == 2:
@@ -297,3 +302,45 @@ def _nonpad_bias(seq, node, mask, nonpad, q_len, kv_len, causal, win, dt):
         m = seq.op("Add", [_mask_bias(seq, mask, kv_len, dt), m])
     mx = seq.op("ReduceMax", [m], axes=[-1], keepdims=1)
     return m, seq.op("IsInf", [mx], detect_positive=0, opset=20)
+
+
+def _flash(seq, node, q, k, v, mask, q_len, kv_len, past_len, causal, win, scale, three_d):
+    """Y through one aclnnFlashAttentionScore (BNSD, GQA native) when the bias is known
+    at prepare time and is a pure keep/drop mask (0 or -inf, no fully masked row); None
+    when it does not fit (the caller decomposes)."""
+    from ..errors import UnsupportedModelError
+    if three_d or v.shape[3] > k.shape[3]:
+        return None
+    const_mask = seq.ctx.const(node.inputs[3]) if mask is not None else None
+    if mask is not None and const_mask is None:
+        return None
+    b = _host_bias(q_len, kv_len, causal, past_len, win, np.float32)
+    if const_mask is not None:
+        m = np.asarray(const_mask)
+        m = np.where(m, 0, -np.inf) if m.dtype == np.bool_ else m.astype(np.float64)
+        if m.shape[-1] < kv_len:
+            m = np.concatenate([m, np.full(m.shape[:-1] + (kv_len - m.shape[-1],), -np.inf)], axis=-1)
+        b = m if b is None else b + m
+    drop = None
+    if b is not None:
+        if not np.all((b == 0) | np.isneginf(b)) or np.isneginf(b.max(axis=-1)).any():
+            return None
+        drop = np.isneginf(b)
+        drop = drop.reshape((1,) * (4 - drop.ndim) + drop.shape) if drop.ndim < 4 else drop
+        if drop.ndim != 4 or drop.shape[1] not in (1, q.shape[1]) or drop.shape[0] not in (1, q.shape[0]):
+            return None
+        if drop.shape[:2] == (1, 1):
+            drop = drop[0, 0]
+        drop = seq.const(drop, "fa_mask")
+    bq, n, sq, _ = q.shape
+    out = seq.ctx.alloc(node.outputs[0], (bq, n, sq, v.shape[3]), q.dtype)
+    smax = seq.ctx.alloc(seq.name("softmax_max"), (bq, n, sq, 8), np.float32)
+    ssum = seq.ctx.alloc(seq.name("softmax_sum"), (bq, n, sq, 8), np.float32)
+    try:
+        call = prepare(node, "aclnnFlashAttentionScore", q.tensor, k.tensor, v.tensor, None, None, None,
+                       drop.tensor if drop is not None else None, None, scale, 1.0, 2147483647, 2147483647, n,
+                       "BNSD", 0, 0, smax.tensor, ssum.tensor, None, out.tensor)
+    except UnsupportedModelError:
+        return None
+    seq.calls.append(call)
+    return out
