@@ -5,14 +5,15 @@ import numpy as np
 
 
 def rotate(x, interleaved: bool = False):
-    """rotate_half(x) = cat(-x2, x1) (half mode) or, interleaved, pairs (x0, x1) -> (-x1, x0)."""
+    """rotate_half(x) = cat(-x2, x1) (half mode) or, interleaved, pairs (x0, x1) -> (-x1, x0):
+    the last axis seen as [2, D/2] (half) or [D/2, 2] (pairs), its two parts swapped and the
+    new first one negated."""
+    d = x.shape[-1]
     if interleaved:
-        r = np.empty_like(x)
-        r[..., 0::2] = -x[..., 1::2]
-        r[..., 1::2] = x[..., 0::2]
-        return r
-    h = x.shape[-1] // 2
-    return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+        pairs = x.reshape(x.shape[:-1] + (d // 2, 2))[..., ::-1] * np.array([-1.0, 1.0])
+        return pairs.reshape(x.shape)
+    halves = x.reshape(x.shape[:-1] + (2, d // 2))[..., ::-1, :] * np.array([[-1.0], [1.0]])
+    return halves.reshape(x.shape)
 
 
 def apply_rotary_pos_emb_golden(query, key, cos, sin, layout=1, interleaved=False):
