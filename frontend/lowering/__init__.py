@@ -13,11 +13,15 @@ module             ops
                    Equal
 ``linear``         Gemm, MatMul, Softmax, LayerNormalization, ReduceSum, ReduceMean,
                    FlashAttentionScore
-``norm``           GroupNormalization, InstanceNormalization (aclnnGroupNorm)
+``norm``           GroupNormalization, InstanceNormalization (aclnnGroupNorm),
+                   RMSNormalization (aclnnRmsNorm)
+``attention``      RotaryEmbedding (aclnnApplyRotaryPosEmb), Attention (FlashAttentionScore
+                   or decomposed; the bias in ``attention_bias``)
 ``layout``         Transpose, Concat, Gather, Slice
 ``shape``          Reshape, Flatten, Identity, Dropout, Squeeze, Unsqueeze, Expand
                    (and Shape, Size, ConstantOfShape: refused as dynamic)
-``fused``          FusedConv, FusedElementwise (graph mode, :mod:`frontend.passes`)
+``fused``          FusedConv, FusedMatMul, FusedElementwise, FusedAddRmsNorm, FusedSwiGlu,
+                   FusedRotaryPosEmb (graph mode, :mod:`frontend.passes`)
 ``activation``     Sigmoid, Tanh, LeakyRelu, Elu, Selu, Celu, Softplus, Softsign, HardSigmoid,
                    HardSwish, Mish, Swish, ThresholdedRelu, Shrink
 ``math_ext``       unary math, comparisons, logic and bitwise ops, Max, Min, Mean, Mod
