@@ -85,3 +85,7 @@ from .transform.topk import *  # noqa: F403 (shapeops: every aclnn entry point o
 from .transform.arg_max import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
 from .transform.resize import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
 from .transform.einsum import *  # noqa: F403 (shapeops: every aclnn entry point of the folder)
+from .posembedding.apply_rotary_pos_emb import (  # noqa: E402
+    aclnnApplyRotaryPosEmb, aclnnApplyRotaryPosEmbGetWorkspaceSize)
+from .activation.swi_glu import aclnnSwiGlu, aclnnSwiGluGetWorkspaceSize  # noqa: E402
+from .norm.add_rms_norm import aclnnAddRmsNorm, aclnnAddRmsNormGetWorkspaceSize  # noqa: E402

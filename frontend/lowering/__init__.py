@@ -13,11 +13,15 @@ module             ops
                    Equal
 ``linear``         Gemm, MatMul, Softmax, LayerNormalization, ReduceSum, ReduceMean,
                    FlashAttentionScore
-``norm``           GroupNormalization, InstanceNormalization (aclnnGroupNorm)
+``norm``           GroupNormalization, InstanceNormalization (aclnnGroupNorm),
+                   RMSNormalization (aclnnRmsNorm)
+``attention``      RotaryEmbedding (aclnnApplyRotaryPosEmb), Attention (FlashAttentionScore
+                   or decomposed; the bias in ``attention_bias``)
 ``layout``         Transpose, Concat, Gather, Slice
 ``shape``          Reshape, Flatten, Identity, Dropout, Squeeze, Unsqueeze, Expand
                    (and Shape, Size, ConstantOfShape: refused as dynamic)
-``fused``          FusedConv, FusedElementwise (graph mode, :mod:`frontend.passes`)
+``fused``          FusedConv, FusedMatMul, FusedElementwise, FusedAddRmsNorm, FusedSwiGlu,
+                   FusedRotaryPosEmb (graph mode, :mod:`frontend.passes`)
 ``activation``     Sigmoid, Tanh, LeakyRelu, Elu, Selu, Celu, Softplus, Softsign, HardSigmoid,
                    HardSwish, Mish, Swish, ThresholdedRelu, Shrink
 ``math_ext``       unary math, comparisons, logic and bitwise ops, Max, Min, Mean, Mod
@@ -37,6 +41,7 @@ from __future__ import annotations
 from . import cnn, elementwise, fused, layout, linear, norm, shape  # noqa: F401  (each registers its handlers)
 from . import activation, math_ext, reduce_ext  # noqa: F401,E402  (issue 10: activations, math, logic, reductions)
 from . import index, pad  # noqa: F401,E402  (shapeops: padding, resampling, shape and index ops)
+from . import attention  # noqa: F401,E402  (issue 10: RotaryEmbedding, Attention)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node

@@ -10,9 +10,16 @@ FusedMatMul                   aclnnFusedMatmul: MatMul/Gemm + bias (BiasTable) +
 FusedElementwise              aclnnFusedElementwise over the chain ``attrs["steps"]``; if the
                               kernel refuses it (e.g. an integer dtype) the members
                               (``attrs["members"]``) are lowered one by one instead
+FusedAddRmsNorm               aclnnAddRmsNorm (outputs: the norm, then the Add's sum as xOut);
+                              members as the fallback
+FusedSwiGlu                   aclnnSwiGlu(x, dim); members as the fallback
+FusedRotaryPosEmb             x copied to the output (aclnnCast), then aclnnApplyRotaryPosEmb in
+                              place on its [B, S, N, D] view, cos/sin viewed as [b, S, 1, D]
 ============================  =================================================================
 """
 from __future__ import annotations
+
+import numpy as np
 
 from ..errors import UnsupportedModelError
 from ..graph import Node
@@ -88,3 +95,70 @@ def _result_dtype(ins, steps):
     if any(len(o) == 2 and every[o[0]] != every[o[1]] for _, o, _ in steps):
         return None
     return dts[-1]
+
+
+def _fallback(ctx, node: Node, ins: list[DTensor], opset: int):
+    """Lower a fused node's members one by one (the kernel refused the operands)."""
+    from .dispatch import lower_node
+    values = dict(zip(node.inputs, ins))
+    calls = []
+    for m in node.attrs["members"]:
+        outs, cs = lower_node(ctx, m, [values.get(i) for i in m.inputs], opset)
+        values.update(zip(m.outputs, outs))
+        calls.extend(cs)
+    return [values[o] for o in node.outputs], calls
+
+
+@register("FusedAddRmsNorm", opset=True)
+def lower_fused_add_rms_norm(ctx, node: Node, ins: list[DTensor], opset: int):
+    """aclnnAddRmsNorm(x1, x2, gamma, epsilon, yOut, rstdOut, xOut): outputs [y, x1 + x2]."""
+    x1, x2, gamma = ins
+    if x1.dtype.kind == "f" and x2.dtype == x1.dtype:
+        rank = len(x1.shape)
+        axis = int(node.attrs.get("axis", -1)) % rank
+        y = ctx.alloc(node.outputs[0], x1.shape, x1.dtype)
+        xo = ctx.alloc(node.outputs[1], x1.shape, x1.dtype)
+        rstd = ctx.alloc(node.outputs[0] + "__rstd", tuple(x1.shape[:axis]) + (1,) * (rank - axis), np.float32)
+        try:
+            return [y, xo], [prepare(node, "aclnnAddRmsNorm", x1.tensor, x2.tensor, gamma.tensor,
+                                     float(node.attrs.get("epsilon", 1e-5)), y.tensor, rstd.tensor, xo.tensor,
+                                     list(node.attrs.get("fused", ())))]
+        except UnsupportedModelError:
+            pass
+    return _fallback(ctx, node, ins, opset)
+
+
+@register("FusedSwiGlu", opset=True)
+def lower_fused_swiglu(ctx, node: Node, ins: list[DTensor], opset: int):
+    """aclnnSwiGlu(x, dim, out)."""
+    x = ins[0]
+    if x.dtype.kind == "f":
+        dim = int(node.attrs.get("dim", -1)) % len(x.shape)
+        shape = tuple(s // 2 if i == dim else s for i, s in enumerate(x.shape))
+        out = ctx.alloc(node.outputs[0], shape, x.dtype)
+        try:
+            return [out], [prepare(node, "aclnnSwiGlu", x.tensor, dim, out.tensor,
+                                   list(node.attrs.get("fused", ())))]
+        except UnsupportedModelError:
+            pass
+    return _fallback(ctx, node, ins, opset)
+
+
+@register("FusedRotaryPosEmb", opset=True)
+def lower_fused_rotary(ctx, node: Node, ins: list[DTensor], opset: int):
+    """x [B, N, S, D] rotated by cos/sin [b, 1, S, D] or [S, D] (rotate-half form)."""
+    from .tensors import cast_to, strided_view
+    x, cos, sin = ins
+    if x.dtype.kind == "f" and cos.dtype == sin.dtype == x.dtype:
+        b, n, s, d = x.shape
+        cb = cos.shape[0] if len(cos.shape) == 4 else 1
+        try:
+            out, copy = cast_to(ctx, node, x, x.dtype, node.outputs[0])
+            q = strided_view(out, node.outputs[0] + "__bsnd", (b, s, n, d), (n * s * d, d, s * d, 1))
+            cv = ctx.view(cos, node.outputs[0] + "__cos_bs1d", (cb, s, 1, d))
+            sv = ctx.view(sin, node.outputs[0] + "__sin_bs1d", (cb, s, 1, d))
+            return [out], [copy, prepare(node, "aclnnApplyRotaryPosEmb", q.tensor, None, cv.tensor, sv.tensor, 1,
+                                         "half", list(node.attrs.get("fused", ())))]
+        except UnsupportedModelError:
+            pass
+    return _fallback(ctx, node, ins, opset)

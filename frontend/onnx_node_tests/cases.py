@@ -22,7 +22,7 @@ OPS = ("MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "LayerNormalization", "Soft
        "Mean", "Sum", "Mod", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2",
        "ReduceLogSum", "ReduceLogSumExp",
        # issue 10: normalization (aclnnGroupNorm) and the padding, shape and index ops
-       "GroupNormalization", "InstanceNormalization",
+       "GroupNormalization", "InstanceNormalization", "RMSNormalization",
        "Pad", "Split", "Tile", "DepthToSpace", "SpaceToDepth", "Trilu", "Range", "OneHot", "CumSum", "GatherElements",
        "GatherND", "ScatterElements", "ScatterND", "TopK", "ArgMax", "ArgMin", "Resize", "Upsample", "Einsum",
        # CNN ops lowered since the first models
@@ -31,14 +31,17 @@ OPS = ("MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "LayerNormalization", "Soft
        # issue 10: convolution and pooling
        "ConvTranspose", "GlobalMaxPool", "LpPool", "MaxUnpool", "Col2Im", "Scatter",
        # issue 10: small ops over existing kernels
-       "CastLike", "EyeLike", "CenterCropPad")
+       "CastLike", "EyeLike", "CenterCropPad",
+       # issue 10: transformer ops of opset 23
+       "RotaryEmbedding", "Attention")
 
 #: op -> module of onnx.backend.test.case.node that holds its cases (the op's lower-case name unless listed)
 _MODULE_NAMES = {"GreaterOrEqual": "greater_or_equal", "LessOrEqual": "less_or_equal", "And": "and_", "Or": "or_",
                  "Not": "not_", "ReduceLogSum": "reduce_log_sum", "ReduceLogSumExp": "reduce_log_sum_exp",
                  "InstanceNormalization": "instance_normalization", "Range": "rangeop",
                  "BatchNormalization": "batch_normalization",
-                 "CenterCropPad": "center_crop_pad"}
+                 "CenterCropPad": "center_crop_pad", "RMSNormalization": "rmsnormalization",
+                 "RotaryEmbedding": "rotaryembedding"}
 MODULES = {op: _MODULE_NAMES.get(op, op.lower()) for op in OPS}
 
 #: op -> input positions that exported models hold as constants (bound as initializers)

@@ -20,9 +20,12 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from ..graph import Graph
+from .add_rms_norm import fuse_add_rms_norm
 from .batchnorm import fold_batchnorm
 from .elementwise import fuse_elementwise
 from .epilogue import fuse_cube_epilogue
+from .rotary import fuse_rotary
+from .swiglu import fuse_swiglu
 
 MODES = ("graph", "eager")
 
@@ -42,6 +45,12 @@ PASSES: tuple[Pass, ...] = (
          fold_batchnorm),
     Pass("fuse_cube_epilogue", "bias and Relu/LeakyRelu/Clip after a Conv/MatMul/Gemm applied as L0C drains to GM",
          fuse_cube_epilogue),
+    Pass("fuse_add_rms_norm", "residual Add feeding RMSNormalization as one aclnnAddRmsNorm (the sum kept as xOut)",
+         fuse_add_rms_norm),
+    Pass("fuse_swiglu", "silu(a) * b of a Split or of two MatMuls over one input as one aclnnSwiGlu",
+         fuse_swiglu),
+    Pass("fuse_rotary", "rotate-half rotary embedding (Slice/Neg/Concat/Mul/Add) as one aclnnApplyRotaryPosEmb",
+         fuse_rotary),
     Pass("fuse_elementwise", "maximal pointwise chains (one output) as one vector kernel, intermediates in UB",
          fuse_elementwise),
 )
@@ -77,4 +86,4 @@ def apply_passes(graph: Graph, mode: str = "graph", disabled: Iterable[str] = ()
 
 
 __all__ = ["MODES", "PASSES", "Pass", "apply_passes", "pass_names", "fold_batchnorm", "fuse_cube_epilogue",
-           "fuse_elementwise"]
+           "fuse_add_rms_norm", "fuse_swiglu", "fuse_rotary", "fuse_elementwise"]

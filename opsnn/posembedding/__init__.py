@@ -1,0 +1,2 @@
+"""Position-embedding operators (ops-transformer's ``posembedding/`` family):
+ApplyRotaryPosEmb."""
