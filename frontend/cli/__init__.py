@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``npu-sim`` console script. Returns the exit code."""
     args = build_parser().parse_args(argv)
     console = Console() if sys.stdout.isatty() else Console(width=150)
-    err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=150)
+    # an error is one line: piped stderr never wraps it (scripts and tests grep it whole)
+    err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=150, soft_wrap=True)
     try:
         if getattr(args, "handler", None) is not None:   # a frontend/cli/sub_*.py subcommand
             return args.handler(args, console)

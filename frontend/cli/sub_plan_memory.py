@@ -59,6 +59,8 @@ def read_buffers(path: Path) -> list[BufferRequest]:
         try:
             lower, upper, size = (int(c) for c in cells[1:4])
         except ValueError:
+            if lineno == 1 and not any(c.lstrip("-").isdigit() for c in cells[1:4]):   # a header, not ours
+                raise _bad(f"{where}: a header must be id,lower,upper,size, got {','.join(cells)}") from None
             raise _bad(f"{where}: buffer {bid!r}: lower, upper and size must be integers, "
                            f"got {','.join(cells[1:4])}") from None
         if size < 0:

@@ -34,7 +34,7 @@ def add_parser(sub) -> None:
 def cmd_sweep(args, console) -> int:
     from rich.markup import escape
 
-    from ..sweep import Experiment, ExperimentError, run_sweep
+    from ..sweep import Experiment, ExperimentError, SweepPointError, run_sweep
     from ..sweep.report import print_table
     try:
         exp = Experiment.from_yaml(args.experiment)
@@ -44,7 +44,7 @@ def cmd_sweep(args, console) -> int:
     try:
         tab = run_sweep(exp, out, jobs=args.jobs, cluster=args.cluster, progress=not args.no_progress,
                         console=console)
-    except ImportError as e:
+    except (ImportError, SweepPointError) as e:
         raise CliError(str(e)) from None
     except OSError as e:
         raise CliError(f"sweep failed: {e}", 1) from None

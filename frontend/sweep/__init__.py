@@ -14,6 +14,6 @@ Modules: :mod:`.experiment` (the Experiment model, points, validation),
 from __future__ import annotations
 
 from .experiment import DEFAULT_METRICS, METRICS, Experiment, ExperimentError
-from .run import run_sweep, task_list
+from .run import SweepPointError, run_sweep, task_list
 
-__all__ = ["Experiment", "ExperimentError", "METRICS", "DEFAULT_METRICS", "run_sweep", "task_list"]
+__all__ = ["Experiment", "ExperimentError", "METRICS", "DEFAULT_METRICS", "run_sweep", "task_list", "SweepPointError"]

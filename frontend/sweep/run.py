@@ -25,6 +25,21 @@ from .experiment import Experiment
 from .point import run_point
 
 
+class SweepPointError(Exception):
+    """One point of a sweep failed (a chip value its workload cannot run on, e.g. a UB
+    too small for a tiling). The message names the point and the frontend's reason;
+    the points finished before it stay cached, so a corrected sweep resumes."""
+
+
+def _point(t: dict, timing_only: bool, mode: str) -> dict:
+    """:func:`run_point` for one task, its failure re-raised as :class:`SweepPointError`."""
+    try:
+        return run_point(t["chip"], t["workload"], timing_only, mode)
+    except Exception as e:  # noqa: BLE001 - the frontend's typed errors, named with the point
+        where = ", ".join(f"{k}={v}" for k, v in t["values"].items())
+        raise SweepPointError(f"point {where} ({t['label']}): {e}") from None
+
+
 def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -52,8 +67,9 @@ def run_sweep(experiment: Experiment | dict | str | Path, out: str | Path | None
     a Dask scheduler address or ``distributed.Client`` (overrides ``jobs``).
     Returns the table (:func:`.report.table`): a pandas DataFrame if pandas is
     installed, else a list of dicts, one row per (point, workload).
-    Raises ExperimentError for an invalid experiment, KeyboardInterrupt when
-    interrupted (finished points stay cached)."""
+    Raises ExperimentError for an invalid experiment, SweepPointError naming the
+    first point its workload cannot run on, KeyboardInterrupt when interrupted
+    (finished points stay cached in both cases)."""
     from .report import table, write_results
     exp = _as_experiment(experiment)
     tasks = task_list(exp)
@@ -83,7 +99,7 @@ def run_sweep(experiment: Experiment | dict | str | Path, out: str | Path | None
             run_on_cluster(cluster, todo, exp.timing_only, done, exp.mode)
         elif jobs <= 1:
             for t in todo:
-                done(t, run_point(t["chip"], t["workload"], exp.timing_only, exp.mode))
+                done(t, _point(t, exp.timing_only, exp.mode))
         else:
             _run_pool(todo, jobs, exp.timing_only, done, exp.mode)
     ran = {x["index"] for x in todo}
@@ -98,7 +114,7 @@ def run_sweep(experiment: Experiment | dict | str | Path, out: str | Path | None
 def _run_pool(todo: list[dict], jobs: int, timing_only: bool, done, mode: str = "graph") -> None:
     import multiprocessing as mp
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_ignore_sigint)
-    futures = {pool.submit(run_point, t["chip"], t["workload"], timing_only, mode): t for t in todo}
+    futures = {pool.submit(_point, t, timing_only, mode): t for t in todo}
     handled = set()
     try:
         pending = set(futures)
@@ -107,6 +123,9 @@ def _run_pool(todo: list[dict], jobs: int, timing_only: bool, done, mode: str = 
             for f in finished:
                 handled.add(f)
                 done(futures[f], f.result())
+    except SweepPointError:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
     except KeyboardInterrupt:
         for f in futures:
             f.cancel()

@@ -47,6 +47,7 @@ def test_prints_table_without_out(tmp_path, capsys):
     ("a,0,2\n", "line 1: expected 4 columns"),
     ("a,0,2,10\nb,0,x,4\n", "line 2: buffer 'b': lower, upper and size must be integers"),
     ("a,0,2,2.5\n", "line 1: buffer 'a': lower, upper and size must be integers"),
+    ("name,start,end,bytes\na,0,2,8\n", "line 1: a header must be id,lower,upper,size, got name,start,end,bytes"),
     ("id,lower,upper,size\na,0,2,-1\n", "line 2: buffer 'a': negative size -1"),
     ("a,3,3,8\n", "line 1: buffer 'a': lower 3 >= upper 3"),
     ("a,0,2,8\na,1,4,8\n", "line 2: duplicate id 'a' (first on line 1)"),

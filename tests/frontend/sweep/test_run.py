@@ -144,3 +144,30 @@ def test_cache_key_covers_config_workload_mode_and_version():
     assert k != point_key(chip, dict(wl, dtype="float32"), "eager", True)
     assert k != point_key(chip, wl, "eager", False)
     assert simulator_version().startswith("0.") and "+" in simulator_version()
+
+
+IMPOSSIBLE = {"name": "impossible", "chip": "tiny", "mode": "eager",
+              "axes": {"ub_bytes": [65536, 1]}, "workloads": [{"op": "layernorm", "shapes": [[64, 512]]}]}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_point_that_cannot_run_is_named_and_earlier_points_stay_cached(tmp_path, jobs):
+    """A UB of 1 B fits no LayerNorm tiling: the sweep stops with SweepPointError naming
+    the point and the tiling's reason, and the 64 KiB point it finished stays cached."""
+    from frontend.sweep import SweepPointError
+    with pytest.raises(SweepPointError, match=r"ub_bytes=1 .*561002"):
+        run_sweep(Experiment.from_dict(IMPOSSIBLE), tmp_path, jobs=jobs, progress=False)
+    if jobs == 1:   # points run in order: the first finished before the failing one
+        assert len(list((tmp_path / "cache").rglob("*.json"))) == 1
+
+
+def test_cli_impossible_point_is_one_line(tmp_path):
+    import yaml
+    exp = tmp_path / "bad.yaml"
+    exp.write_text(yaml.safe_dump(IMPOSSIBLE))
+    p = subprocess.run([sys.executable, "-m", "frontend.cli", "sweep", str(exp), "--out", str(tmp_path / "o"),
+                        "--jobs", "1", "--no-progress", "--no-plots"], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode != 0
+    assert "Traceback" not in p.stderr + p.stdout
+    err = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(err) == 1 and "ub_bytes=1" in err[0] and "UB of 1 B is too small" in err[0], p.stderr
