@@ -87,8 +87,9 @@ for _k, _v in list(globals().items()):
 @dataclass
 class Task:
     """One captured stream task. kind: "kernel" (prepared kernel ``k`` bound at replay to
-    ``addrs``/``workspace``), "launch" (a ready ``KernelLaunch``), "memcpy", "record",
-    "wait". ``stream``: the npu_sim stream it was issued on."""
+    ``addrs``/``workspace``), "launch" (a ready ``KernelLaunch``), "memcpy" / "memset"
+    (payload ``(count, tag, apply, reads, writes)``, the ranges as (address, nbytes)
+    pairs), "record", "wait". ``stream``: the npu_sim stream it was issued on."""
 
     kind: str
     stream: object
@@ -492,9 +493,9 @@ class CaptureManager:
                                          t, fid)
             elif task.kind == "launch":
                 proc = dev.submit_kernel(ts, p[0], t, fid)
-            elif task.kind == "memcpy":
-                count, tag, apply = p
-                dev.submit_memcpy(ts, count, tag, apply, t, fid)
+            elif task.kind in ("memcpy", "memset"):
+                count, tag, apply, reads, writes = p
+                dev.submit_memcpy(ts, count, tag, apply, t, fid, writes[0] if writes else None)
             elif task.kind == "record":
                 dev.submit_record(ts, p[0], t)
             else:
@@ -521,6 +522,19 @@ def manager(rt) -> CaptureManager:
     if m is None or (m.device is not dev and dev is not None):
         m = rt.streams.capture_manager = CaptureManager(rt)
     return m
+
+
+def memset_hook(rt, s, sync: bool) -> bool:
+    """Called by ``Memory.memset`` (device memory) while some capture is active. The
+    synchronous aclrtMemset is unsafe (CANN "aclmdlRICaptureMode": GLOBAL and
+    THREAD_LOCAL forbid it; raises 107030 and invalidates the capture unless every
+    capture is RELAXED, when it runs eagerly: False). aclrtMemsetAsync on a capturing
+    stream is captured (True); on another stream it runs (False)."""
+    m = manager(rt)
+    if sync:
+        m.unsafe_call("aclrtMemset")
+        return False
+    return m._live(s.stream_id) is not None
 
 
 def copy_hook(rt, s, sync: bool, kind: int, src: int) -> bool:
