@@ -369,7 +369,8 @@ class Device:
         """Enqueue a copy of ``nbytes``. ``kind``: "H2D", "D2H", "D2D" (H2H is host-only),
         or "MEMSET" (aclrtMemset: ``nbytes`` written, nothing read). ``apply`` moves the
         bytes when the copy completes. ``dst``: the (address, nbytes) device range it
-        writes, or None. Time: see hardware/cost.py ``memcpy_ns`` / ``memset_ns``."""
+        writes, or None; the L2 kept across kernels forgets it when the copy ends
+        (hardware/l2.py ``GmL2.invalidate``). Time: see hardware/cost.py ``memcpy_ns`` / ``memset_ns``."""
         return self._chain(stream, lambda: self._run_memcpy(stream, nbytes, kind, apply, flow_id, dst), enqueue_ns,
                            f"memcpy {kind}")
 
@@ -383,6 +384,8 @@ class Device:
         yield env.timeout(fin - t0)
         if apply is not None:
             apply()
+        if dst is not None and self.gm_l2 is not None:   # [A] DMA writes do not allocate in L2
+            self.gm_l2.invalidate(*dst)
         name, task = ("MEMSET", "MEMSET") if kind == "MEMSET" else (f"MEMCPY {kind}", "MEMCPY")
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), name, t0, env.now - t0,
                            "memcpy", {"bytes": nbytes, "task_type": task}, flow_id=flow_id)
