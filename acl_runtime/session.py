@@ -220,16 +220,6 @@ class Session:
         with raising():
             runtime().memcpy(dptr, dmax, sptr, count, int(inferred), stream_handle(stream), sync=stream is None)
 
-    def memset(self, dst, value: int, *, nbytes: int | None = None, stream: Stream | None = None) -> None:
-        """aclrtMemset (``stream`` None: blocking) or aclrtMemsetAsync on ``stream``: set
-        ``nbytes`` (default all) bytes of ``dst`` (a DeviceArray or C-contiguous numpy
-        array) to ``value & 0xFF`` (``Memory.memset``). Raises the typed errors."""
-        self._check_open()
-        ptr, nmax, _ = self._endpoint(dst, "dst")
-        count = nmax if nbytes is None else check_int(nbytes, "memset nbytes")
-        with raising():
-            runtime().memory.memset(ptr, nmax, value, count, stream_handle(stream), sync=stream is None)
-
     def _endpoint(self, x, name: str) -> tuple[int, int, bool]:
         """(pointer, bytes, is_device) of a copy operand."""
         if isinstance(x, DeviceArray):

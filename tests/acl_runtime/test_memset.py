@@ -100,14 +100,14 @@ def test_memset_async_on_the_capturing_stream_is_captured(npu):
     assert len(stream_spans(s, "MEMSET")) == 2
 
 
-def test_session_memset(clean):
+def test_device_array_memset(clean):
     with Session(chip="tiny") as sess:
         a = sess.to_device(np.arange(8, dtype=np.float32))
-        sess.memset(a, 0)
+        a.memset(0)
         assert (a.numpy() == 0).all()
         st = sess.stream()
-        sess.memset(a, 0xFF, nbytes=4, stream=st)
+        a.memset(0xFF, nbytes=4, stream=st)
         st.synchronize()
         assert np.isnan(a.numpy()[0]) and (a.numpy()[1:] == 0).all()
         with pytest.raises(AclRuntimeError):
-            sess.memset(a, 0, nbytes=64)
+            a.memset(0, nbytes=64)
