@@ -24,6 +24,13 @@ outside the capture fails with 107024 CAPTURE_DEPENDENCY and invalidates the cap
 (a captured graph cannot depend on work outside it); a destroyed or unknown modelRI
 gives 100000; replay charges the host one ``aclnn_launch`` (one task submission), and
 records one host span ``aclmdlRIExecuteAsync`` with a flow arrow to the first task.
+Captured graphs hold their streams until aclmdlRIDestroy (the aclmdlRICaptureBegin
+reference warns that captures use up stream resources): a begin when the device's
+streams plus those held reach the budget fails with 207008 (``Streams.check_stream_budget``).
+
+With the stream sanitizer on (acl_runtime/sanitizer.py), each replay hands it its tasks
+as they are submitted: kernels and copies with their device ranges, records and waits
+on the streams they run on, so a race between a replay and eager work is reported.
 
 Task groups (CANN 8.x / 9.0 "aclmdlRICaptureTaskGrpBegin", "...TaskGrpEnd",
 "...TaskUpdateBegin", "...TaskUpdateEnd", hiascend.com runtime API reference,
@@ -58,6 +65,7 @@ from npu_sim.program import KernelLaunch
 
 from . import constants as C
 from .errors import AclError
+from .sanitizer import SANITIZER
 
 ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0
 ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1
@@ -87,8 +95,9 @@ for _k, _v in list(globals().items()):
 @dataclass
 class Task:
     """One captured stream task. kind: "kernel" (prepared kernel ``k`` bound at replay to
-    ``addrs``/``workspace``), "launch" (a ready ``KernelLaunch``), "memcpy", "record",
-    "wait". ``stream``: the npu_sim stream it was issued on."""
+    ``addrs``/``workspace``), "launch" (a ready ``KernelLaunch``), "memcpy" / "memset"
+    (payload ``(count, tag, apply, reads, writes)``, the ranges as (address, nbytes)
+    pairs), "record", "wait". ``stream``: the npu_sim stream it was issued on."""
 
     kind: str
     stream: object
@@ -171,6 +180,7 @@ class CaptureManager:
         if self._live(s.stream_id) is not None:
             raise AclError(ACL_ERROR_RT_STREAM_CAPTURED,
                            f"aclmdlRICaptureBegin: stream {s.stream_id} is already capturing")
+        self.rt.streams.check_stream_budget("aclmdlRICaptureBegin")   # 207008: the graph would hold one more
         self.rt.launcher.flush()   # work issued before begin runs as usual
         ri = ModelRI(self.next_handle, self.rt.context.device, s, mode, streams={s.stream_id})
         self.next_handle += 1
@@ -482,9 +492,12 @@ class CaptureManager:
             def sample(_ev, v: int) -> None:
                 counter(ARENA_COUNTER[0], ARENA_COUNTER[1], env.now, v)
         nk = 0
+        san = SANITIZER.enabled
         for task in ri.tasks:
             ts = s if task.stream is ri.origin else task.stream
             p = task.payload
+            if san:
+                _sanitize(ri, task, ts.stream_id)
             proc = None
             if task.kind == "kernel":
                 k, addrs, ws, gm = p
@@ -492,9 +505,9 @@ class CaptureManager:
                                          t, fid)
             elif task.kind == "launch":
                 proc = dev.submit_kernel(ts, p[0], t, fid)
-            elif task.kind == "memcpy":
-                count, tag, apply = p
-                dev.submit_memcpy(ts, count, tag, apply, t, fid)
+            elif task.kind in ("memcpy", "memset"):
+                count, tag, apply, reads, writes = p
+                dev.submit_memcpy(ts, count, tag, apply, t, fid, writes[0] if writes else None)
             elif task.kind == "record":
                 dev.submit_record(ts, p[0], t)
             else:
@@ -512,6 +525,26 @@ class CaptureManager:
         self.rt.streams.synchronize_stream(stream)
 
 
+def _sanitize(ri: ModelRI, task: Task, sid: int) -> None:
+    """Hand one replayed task, run on stream ``sid``, to the stream sanitizer: a kernel
+    with its GM ranges (``KernelLaunch.gm`` / the prepared launch's, when known), a copy
+    or memset with its ranges, a record or a wait."""
+    what = f"{task.name} (replay of modelRI {ri.handle})"
+    k, p = task.kind, task.payload
+    if k == "record":
+        SANITIZER.record(p[0].event_id, sid)
+    elif k == "wait":
+        SANITIZER.wait(sid, p[0].event_id)
+    elif k in ("memcpy", "memset"):
+        SANITIZER.task(sid, what, reads=p[3], writes=p[4])
+    else:
+        gm = p[3] if k == "kernel" else p[0].gm
+        if gm is None:
+            SANITIZER.task(sid, what)
+        else:
+            SANITIZER.task(sid, what, gm[0], gm[1], gm[2])
+
+
 def manager(rt) -> CaptureManager:
     """The CaptureManager of Runtime ``rt``: created on first use, and anew for each
     device (after aclFinalize / a reset, old instances cannot run; handles restart at
@@ -521,6 +554,19 @@ def manager(rt) -> CaptureManager:
     if m is None or (m.device is not dev and dev is not None):
         m = rt.streams.capture_manager = CaptureManager(rt)
     return m
+
+
+def memset_hook(rt, s, sync: bool) -> bool:
+    """Called by ``Memory.memset`` (device memory) while some capture is active. The
+    synchronous aclrtMemset is unsafe (CANN "aclmdlRICaptureMode": GLOBAL and
+    THREAD_LOCAL forbid it; raises 107030 and invalidates the capture unless every
+    capture is RELAXED, when it runs eagerly: False). aclrtMemsetAsync on a capturing
+    stream is captured (True); on another stream it runs (False)."""
+    m = manager(rt)
+    if sync:
+        m.unsafe_call("aclrtMemset")
+        return False
+    return m._live(s.stream_id) is not None
 
 
 def copy_hook(rt, s, sync: bool, kind: int, src: int) -> bool:

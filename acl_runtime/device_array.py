@@ -14,7 +14,7 @@ import numpy as np
 
 from . import constants as C
 from .errors import InvalidParamError, raising
-from .handles import Stream
+from .handles import Stream, stream_handle
 from .runtime import runtime
 
 if TYPE_CHECKING:
@@ -115,6 +115,17 @@ class DeviceArray:
             raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"copy_from: got {array.dtype}{list(array.shape)}, "
                                                              f"buffer is {self.dtype}{list(self.shape)}")
         self.session.memcpy(self, array, stream=stream)
+
+    def memset(self, value: int, *, nbytes: int | None = None, stream: Stream | None = None) -> None:
+        """aclrtMemset (``stream`` None: blocking) or aclrtMemsetAsync on ``stream``: set
+        ``nbytes`` (default all) bytes of the buffer to ``value & 0xFF``
+        (``acl_runtime.memory.Memory.memset``). Raises the Session's typed errors
+        (InvalidParamError for ``nbytes`` past the buffer or a bad value)."""
+        self._check()
+        count = self.nbytes if nbytes is None else nbytes
+        with raising():
+            runtime().memory.memset(self.ptr, self.nbytes, value, count, stream_handle(stream),
+                                    sync=stream is None)
 
     def free(self) -> None:
         """aclrtFree (waits for queued work first). A second free raises InvalidParamError."""

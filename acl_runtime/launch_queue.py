@@ -92,7 +92,7 @@ class LaunchQueue:
             prof.flow = fid = prof.flow + 1
             span(HOST_TRACK, name, start, dur, "host", args, fid, True)
             pending.append((s, k, addrs, workspace, end, fid, ranges))
-        if ranges is not None and SANITIZER.enabled:
+        if ranges is not None and SANITIZER.enabled and s.stream_id not in self.streams.capturing:   # replays: capture.py
             SANITIZER.task(s.stream_id, name, ranges[0], ranges[1], ranges[2])
 
     def flush(self) -> None:

@@ -1,5 +1,6 @@
 """Device and host memory: aclrtMalloc/Free, aclrtMallocHost/FreeHost, the host buffers
-known by pointer (``acl.util.numpy_to_ptr``), and aclrtMemcpy/MemcpyAsync.
+known by pointer (``acl.util.numpy_to_ptr``), aclrtMemcpy/MemcpyAsync and
+aclrtMemset/MemsetAsync.
 
 Device pointers are byte addresses in the simulated HBM (``npu_sim.device_memory``:
 64 B aligned, sizes rounded to 32 B). Host pointers are the addresses of numpy
@@ -16,7 +17,7 @@ import numpy as np
 from npu_sim import DeviceMemoryError
 
 from . import constants as C
-from .capture import copy_hook
+from .capture import copy_hook, memset_hook
 from .errors import AclError, as_int
 from .sanitizer import SANITIZER
 
@@ -173,14 +174,14 @@ class Memory:
             tag = "D2D"
         t, fid = self.profiler.host_span("memcpy" if sync else "memcpy_async",
                                          f"aclrtMemcpy{'' if sync else 'Async'} {tag}", {"bytes": count}, flow=True)
+        reads = ((src, count),) if tag != "H2D" else ()
+        writes = ((dst, count),) if tag != "D2H" else ()
         if captured:   # replays read the (page-locked) host buffer when they run
-            rt.streams.capture_manager.task(s, "memcpy", f"aclrtMemcpyAsync {tag}", (count, tag, apply))
+            rt.streams.capture_manager.task(s, "memcpy", f"aclrtMemcpyAsync {tag}", (count, tag, apply, reads, writes))
             return
-        proc = dev.submit_memcpy(s, count, tag, apply, t, fid)
+        proc = dev.submit_memcpy(s, count, tag, apply, t, fid, writes[0] if writes else None)
         if SANITIZER.enabled:
-            SANITIZER.task(s.stream_id, f"aclrtMemcpy{'' if sync else 'Async'} {tag}",
-                           reads=((src, count),) if tag != "H2D" else (),
-                           writes=((dst, count),) if tag != "D2H" else ())
+            SANITIZER.task(s.stream_id, f"aclrtMemcpy{'' if sync else 'Async'} {tag}", reads=reads, writes=writes)
         if sync:
             rt.streams.wait(proc, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
             SANITIZER.synchronized([s.stream_id])
@@ -190,3 +191,54 @@ class Memory:
             raise AclError(C.ACL_ERROR_FEATURE_UNSUPPORTED, f"device-to-host copy of {count} B under "
                            "acl.init(timing_only=True): the device holds no data, the host buffer is unchanged "
                            "(the copy was timed)")
+
+    # ---- memset ---------------------------------------------------------------------------
+    def memset(self, ptr: int, max_count: int, value: int, count: int, stream=None, sync: bool = True) -> None:
+        """aclrtMemset (``sync``) or aclrtMemsetAsync on ``stream``: set ``count`` bytes
+        at ``ptr`` to ``value``. Signatures and rules: CANN runtime API reference
+        "aclrtMemset" / "aclrtMemsetAsync" (hiascend.com, canncommercial 8.0.0 and 8.5.0,
+        aclcppdevg_03_0103 / _0104): ``(devPtr, maxCount, value, count[, stream])``,
+        sizes in bytes; the memory may be on the host or the device (told apart by the
+        address); the async form only delivers a task (synchronize the stream to see it).
+
+        Device memory: a MEMSET task on the device, timed by the DMA write of ``count``
+        bytes to HBM (``npu_sim.hardware.cost.memset_ns``). Host memory (a buffer from
+        acl.util.numpy_to_ptr or aclrtMallocHost): set at the call, no device task.
+        Assumptions [A]: each byte takes ``value & 0xFF`` (C memset's rule; CANN's
+        reference only says "the value to set"); the synchronous call runs on the default
+        stream after its queued work and the host waits for it, as aclrtMemcpy does here
+        (CANN says it makes no implicit device or stream sync: other streams' work is not
+        awaited). Inside a stream capture the synchronous call is unsafe
+        (acl_runtime.capture); the async one on a capturing stream is captured.
+        AclError 100000: ``count`` over ``max_count``, a negative size, a non-integer
+        value, or a pointer in no known host buffer or device allocation."""
+        rt = self.rt
+        dev = self.ctx.need_device()
+        ptr, max_count, count = (as_int(v, f"memset {name}", min_value=0) for name, v in
+                                 (("ptr", ptr), ("max_count", max_count), ("count", count)))
+        value = as_int(value, "memset value")
+        if count > max_count:
+            raise AclError(C.ACL_ERROR_INVALID_PARAM, f"memset count {count} exceeds max_count {max_count}")
+        s = rt.streams.stream(stream)
+        call = "aclrtMemset" if sync else "aclrtMemsetAsync"
+        if count == 0:
+            return
+        rt.launcher.flush()
+        if any(b <= ptr < b + a.nbytes for b, a in list(self._host_bufs.items())):
+            self.host_view(ptr, count, writable=True)[...] = value & 0xFF
+            return
+        self._check_dev(ptr, count)
+        captured = bool(rt.streams.capturing) and memset_hook(rt, s, sync)   # acl_runtime.capture
+        mem = dev.memory
+        apply = (lambda: mem.write(ptr, np.full(count, value & 0xFF, dtype=np.uint8))) if dev.backed else None
+        t, fid = self.profiler.host_span("memcpy" if sync else "memcpy_async", call, {"bytes": count}, flow=True)
+        writes = ((ptr, count),)
+        if captured:
+            rt.streams.capture_manager.task(s, "memset", call, (count, "MEMSET", apply, (), writes))
+            return
+        proc = dev.submit_memcpy(s, count, "MEMSET", apply, t, fid, writes[0])
+        if SANITIZER.enabled:
+            SANITIZER.task(s.stream_id, call, writes=writes)
+        if sync:
+            rt.streams.wait(proc, s, C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+            SANITIZER.synchronized([s.stream_id])

@@ -29,6 +29,8 @@ from npu_sim.trace import TraceRecorder
 HOST_TRACK = ("host", "thread 0")
 #: the counter track of device memory in use, and its one series
 MEMORY_COUNTER = ("device memory", "in use (bytes)")
+#: the per-device counter series of L2 hit rate, one sample per kernel (in %, at its end)
+L2_COUNTER_SERIES = "L2 hit rate (%)"
 #: trace levels of :meth:`Profiler.set_level`, most detailed first
 TRACE_LEVELS = ("pipes", "kernels", "off")
 #: mean Chrome-JSON bytes per event (:meth:`Profiler.estimate_trace_bytes`)
@@ -54,6 +56,7 @@ class Profiler:
         self.level = "pipes"
         self.flow = 0
         self._marks: list[tuple[int, int]] = []   # (host spans, device spans) after each device run
+        self._l2_seen: tuple[object, int] = (None, 0)   # (device, kernel records sampled)
 
     # ---- recording ----------------------------------------------------------------------
     def host_span(self, what: str, name: str | None = None, args: dict | None = None,
@@ -87,12 +90,32 @@ class Profiler:
         """A sample of device memory in use (bytes) at host time ``t_ns``."""
         self.host.counter(MEMORY_COUNTER[0], MEMORY_COUNTER[1], t_ns, nbytes)
 
-    def device_ran(self) -> None:
-        """Call after the device ran: packs both recordings (keeps a long trace out of
-        the garbage collector's way, ``npu_sim.trace``) and notes where they stand."""
+    def l2_samples(self) -> None:
+        """Add one :data:`L2_COUNTER_SERIES` sample per kernel completed since the last
+        call to the device's counter track (process ``device N``): the kernel record's
+        ``l2_hit_rate`` x 100 at its end time (npu_sim.device: L2 bus bytes over all GM
+        bus bytes)."""
         dev = self.ctx.device
         if dev is None:
             return
+        seen_dev, k = self._l2_seen
+        recs = dev.kernel_records
+        k = k if seen_dev is dev else 0
+        if k < len(recs) and dev.recorder.enabled:
+            counter, pid = dev.recorder.counter, dev.track_pid
+            for i in range(k, len(recs)):
+                r = recs[i]
+                counter(pid, L2_COUNTER_SERIES, r["start_ns"] + r["dur_ns"], 100.0 * r.get("l2_hit_rate", 0.0))
+        self._l2_seen = (dev, len(recs))
+
+    def device_ran(self) -> None:
+        """Call after the device ran: adds the kernels' L2 samples (:meth:`l2_samples`),
+        packs both recordings (keeps a long trace out of the garbage collector's way,
+        ``npu_sim.trace``) and notes where they stand."""
+        dev = self.ctx.device
+        if dev is None:
+            return
+        self.l2_samples()
         self.host.pack()
         dev.recorder.pack()
         mark = (len(self.host), len(dev.recorder))
@@ -138,6 +161,7 @@ class Profiler:
         host = self.host.spans
         if dev is None:
             return list(host), list(self.host.counters), {}
+        self.l2_samples()
         device = dev.recorder.spans
         spans: list = []
         h0 = d0 = 0

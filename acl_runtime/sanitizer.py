@@ -39,6 +39,11 @@ launches given the same workspace). The other findings:
   the host the same here, so the fix is about intent and about other streams: the
   device-wide call also waits for, and serializes against, every other stream.)
 
+Captured graphs: tasks issued on a capturing stream are not run, so the sanitizer does
+not see them then; each replay (``aclmdlRIExecuteAsync``, acl_runtime/capture.py) hands
+it the graph's kernels, copies, records and waits on the streams they run on, named
+"<task> (replay of modelRI N)".
+
 Findings are kept (:func:`findings`) and each is also issued as a :class:`SanitizerWarning`.
 """
 from __future__ import annotations

@@ -90,6 +90,21 @@ class Streams:
         dev = self.ctx.device
         return sum(len(ri.streams) for ri in m.models.values() if ri.device is dev and not ri.destroyed)
 
+    def check_stream_budget(self, call: str) -> None:
+        """AclError 207008 (stream resources insufficient) naming ``call`` when one more
+        stream, or one more captured graph holding one, would pass the device's budget:
+        its streams (the default one included) plus :meth:`captured_streams` reach
+        ``MAX_STREAMS_PER_DEVICE``."""
+        dev = self.ctx.need_device()
+        held = self.captured_streams()
+        if len(dev.streams) + held >= C.MAX_STREAMS_PER_DEVICE:
+            raise AclError(C.ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                           f"{call}: stream resources insufficient: the device already has {len(dev.streams)} streams "
+                           f"(the default one included)" + (f" and captured graphs hold {held} more (aclmdlRIDestroy "
+                                                            "frees them)" if held else "") +
+                           f"; it allows {C.MAX_STREAMS_PER_DEVICE} (CANN aclrtCreateStream, Atlas A2); destroy "
+                           "streams or captured graphs you no longer use")
+
     def create_stream(self, priority: int = 0, flag: int = 0) -> int:
         """aclrtCreateStream, or aclrtCreateStreamWithConfig(priority, flag). AclError
         207008 once the device's streams (the default one included) plus the streams
@@ -106,14 +121,7 @@ class Streams:
         dev = self.ctx.need_device()
         priority = min(max(as_int(priority, "stream priority"), STREAM_PRIORITY_HIGHEST), STREAM_PRIORITY_LOWEST)
         as_int(flag, "stream flag")
-        held = self.captured_streams()
-        if len(dev.streams) + held >= C.MAX_STREAMS_PER_DEVICE:
-            raise AclError(C.ACL_ERROR_RT_NO_STREAM_RESOURCE,
-                           f"stream resources insufficient: the device already has {len(dev.streams)} streams (the "
-                           f"default one included)" + (f" and captured graphs hold {held} more (aclmdlRIDestroy "
-                                                       "frees them)" if held else "") +
-                           f"; it allows {C.MAX_STREAMS_PER_DEVICE} (CANN aclrtCreateStream, Atlas A2); destroy "
-                           "streams you no longer use")
+        self.check_stream_budget("aclrtCreateStream")
         self.profiler.host_span("create_stream")
         return dev.create_stream(priority).stream_id
 

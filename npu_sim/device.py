@@ -365,24 +365,30 @@ class Device:
         self.scheduler.release(group)
 
     def submit_memcpy(self, stream: Stream, nbytes: int, kind: str, apply: Callable[[], None] | None,
-                      enqueue_ns: float, flow_id: int | None = None) -> simpy.Process:
-        """Enqueue a copy of ``nbytes``. ``kind``: "H2D", "D2H", "D2D" (H2H is host-only).
-        ``apply`` moves the bytes when the copy completes. Time: see hardware/cost.py."""
-        return self._chain(stream, lambda: self._run_memcpy(stream, nbytes, kind, apply, flow_id), enqueue_ns,
+                      enqueue_ns: float, flow_id: int | None = None, dst=None) -> simpy.Process:
+        """Enqueue a copy of ``nbytes``. ``kind``: "H2D", "D2H", "D2D" (H2H is host-only),
+        or "MEMSET" (aclrtMemset: ``nbytes`` written, nothing read). ``apply`` moves the
+        bytes when the copy completes. ``dst``: the (address, nbytes) device range it
+        writes, or None; the L2 kept across kernels forgets it when the copy ends
+        (hardware/l2.py ``GmL2.invalidate``). Time: see hardware/cost.py ``memcpy_ns`` / ``memset_ns``."""
+        return self._chain(stream, lambda: self._run_memcpy(stream, nbytes, kind, apply, flow_id, dst), enqueue_ns,
                            f"memcpy {kind}")
 
-    def _run_memcpy(self, stream, nbytes, kind, apply, flow_id):
+    def _run_memcpy(self, stream, nbytes, kind, apply, flow_id, dst=None):
         env = self.env
         t0 = env.now
         if kind in ("H2D", "D2H"):
             fin = self.host_link.reserve(t0, nbytes) + self.chip.host_link_latency_ns
         else:
-            fin = self.hbm.reserve(t0, 2 * nbytes) + self.chip.dma_latency_ns
+            fin = self.hbm.reserve(t0, nbytes if kind == "MEMSET" else 2 * nbytes) + self.chip.dma_latency_ns
         yield env.timeout(fin - t0)
         if apply is not None:
             apply()
-        self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), f"MEMCPY {kind}", t0, env.now - t0,
-                           "memcpy", {"bytes": nbytes, "task_type": "MEMCPY"}, flow_id=flow_id)
+        if dst is not None and self.gm_l2 is not None:   # [A] DMA writes do not allocate in L2
+            self.gm_l2.invalidate(*dst)
+        name, task = ("MEMSET", "MEMSET") if kind == "MEMSET" else (f"MEMCPY {kind}", "MEMCPY")
+        self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), name, t0, env.now - t0,
+                           "memcpy", {"bytes": nbytes, "task_type": task}, flow_id=flow_id)
 
     def submit_record(self, stream: Stream, event: HwEvent, enqueue_ns: float) -> simpy.Event:
         """Enqueue EVENT_RECORD; returns the SimPy event that fires when it runs."""

@@ -61,6 +61,24 @@ def memcpy_async(dst: int, dst_max: int, src: int, count: int, kind: int, stream
     runtime().memcpy(dst, dst_max, src, count, kind, stream, sync=False)
 
 
+@status_only
+def memset(dev_ptr: int, max_count: int, value: int, count: int):
+    """aclrtMemset: ``ret = acl.rt.memset(dev_ptr, max_count, value, count)`` (pyACL
+    reference "Function: memset", aclpythondevg_01_0118): set ``count`` bytes to
+    ``value & 0xFF``; device memory is filled by a device task the host waits for, host
+    memory at once. 100000 if ``count`` > ``max_count`` or the pointer is unknown;
+    107030 inside a GLOBAL / THREAD_LOCAL stream capture (which it invalidates)."""
+    runtime().memory.memset(dev_ptr, max_count, value, count, None, sync=True)
+
+
+@status_only
+def memset_async(dev_ptr: int, max_count: int, value: int, count: int, stream):
+    """aclrtMemsetAsync: ``ret = acl.rt.memset_async(dev_ptr, max_count, value, count,
+    stream)`` (pyACL "Function: memset_async", aclpythondevg_01_0119): enqueue the fill
+    on ``stream`` (synchronize it to see the bytes); captured on a capturing stream."""
+    runtime().memory.memset(dev_ptr, max_count, value, count, stream, sync=False)
+
+
 @value_status(0)
 def create_stream():
     """aclrtCreateStream -> (stream, ret)."""

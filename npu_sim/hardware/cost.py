@@ -207,6 +207,15 @@ def memcpy_ns(chip: ChipConfig, nbytes: int, kind: str) -> float:
     raise ValueError(f"memcpy kind must be H2D, D2H or D2D, not {kind!r}")
 
 
+def memset_ns(chip: ChipConfig, nbytes: int) -> float:
+    """Duration of an aclrtMemset(Async) of ``nbytes`` alone on an idle chip (ns):
+    ``dma_latency_ns + nbytes / sustained HBM bandwidth``. Assumption [A]: the fill is
+    a DMA task writing each byte once and reading none (a D2D copy moves ``2 * nbytes``),
+    with a copy's fixed latency; no public figure for memset throughput on 910B was
+    found. ``Device._run_memcpy`` charges the same bytes on the shared HBM server."""
+    return chip.dma_latency_ns + nbytes / sustained_hbm_bytes_per_ns(chip)
+
+
 # ---- estimates from the same costs (no SimPy) ------------------------------------------------
 def idle_stage_ns(chip: ChipConfig, stage: Stage, aiv_split: int = 1) -> float:
     """:func:`stage_ns`, with the throughput term of a VECTOR/MTE3 stage divided by

@@ -30,7 +30,8 @@ Across kernels, :class:`GmL2` keeps the device's L2 state by GM address: the byt
 ranges of every kernel's inputs, outputs and workspace (the launch's
 ``KernelLaunch.gm``), so a kernel reading what an earlier one wrote or read is served
 from L2 while those bytes are still resident (producer-consumer reuse; the policy is
-in :class:`GmL2`'s docstring and docs/timing.md, "L2 across kernels").
+in :class:`GmL2`'s docstring and docs/timing.md, "L2 across kernels"). Copy tasks
+(H2D, D2D, memset) invalidate the device range they write (:meth:`GmL2.invalidate`).
 """
 from __future__ import annotations
 
@@ -149,11 +150,12 @@ class GmL2:
     split or trimmed intervals are skipped).
 
     Counters: ``hit_bytes`` / ``read_bytes`` (input bytes found resident / asked
-    for, over all kernels), ``used_bytes`` (resident now), ``evicted_bytes``.
+    for, over all kernels), ``used_bytes`` (resident now), ``evicted_bytes``,
+    ``invalidated_bytes`` (dropped by copies, :meth:`invalidate`).
     """
 
     __slots__ = ("capacity_bytes", "starts", "spans", "heap", "used_bytes", "clock", "hit_bytes", "read_bytes",
-                 "evicted_bytes")
+                 "evicted_bytes", "invalidated_bytes")
 
     def __init__(self, capacity_bytes: int):
         self.capacity_bytes = int(capacity_bytes)
@@ -162,7 +164,7 @@ class GmL2:
         self.heap: list[tuple[int, int]] = []  # (stamp, start), lazily cleaned
         self.used_bytes = 0
         self.clock = 0
-        self.hit_bytes = self.read_bytes = self.evicted_bytes = 0
+        self.hit_bytes = self.read_bytes = self.evicted_bytes = self.invalidated_bytes = 0
 
     def _overlapping(self, lo: int, hi: int) -> tuple[int, int]:
         """Index range ``[i, j)`` of ``starts`` whose intervals overlap ``[lo, hi)``."""
@@ -214,6 +216,34 @@ class GmL2:
         if len(self.heap) > 4 * len(spans) + 64:   # drop stale entries now and then
             self.heap = [(v[1], k) for k, v in spans.items()]
             heapify(self.heap)
+
+    def invalidate(self, addr: int, nbytes: int) -> int:
+        """Forget ``[addr, addr + nbytes)`` (the parts of resident intervals outside it
+        keep their stamps); returns the bytes dropped. Called when a copy task (H2D,
+        D2D, memset) writes the range: its new bytes are not taken to be in L2, so a
+        freshly uploaded tensor at an address an earlier tensor used is never an L2 hit.
+        Assumption [A]: no public source says whether 910B's DMA (SDMA) writes allocate
+        in L2; invalidating is the conservative choice (a later read pays HBM)."""
+        if nbytes <= 0 or not self.starts:
+            return 0
+        lo, hi = addr, addr + nbytes
+        i, j = self._overlapping(lo, hi)
+        if i >= j:
+            return 0
+        spans = self.spans
+        cut = self.starts[i:j]
+        del self.starts[i:j]
+        dropped = 0
+        for s in cut:
+            e, stamp = spans.pop(s)
+            self.used_bytes -= e - s
+            dropped += min(e, hi) - max(s, lo)
+            if s < lo:
+                self._put(s, lo, stamp)
+            if e > hi:
+                self._put(hi, e, stamp)
+        self.invalidated_bytes += dropped
+        return dropped
 
     def _evict(self) -> None:
         spans, heap = self.spans, self.heap

@@ -9,6 +9,7 @@ import numpy as np
 import opsnn
 from acl_runtime import acl, profiler
 from acl_runtime.runtime import HOST_TRACK, runtime
+from acl_runtime.profiler import L2_COUNTER_SERIES
 from traces import to_chrome_trace, validate_trace
 
 from .conftest import vector_launch
@@ -28,7 +29,12 @@ def test_device_recorder_has_device_tracks_only(npu):
     _relu_run(npu)
     dev = runtime().device
     assert dev.recorder.spans and all(s.track[0] == dev.track_pid for s in dev.recorder.spans)
-    assert not dev.recorder.counters
+    # the device's only counters: one L2 hit-rate sample per kernel on its own track (%)
+    l2 = dev.recorder.counters
+    assert len(l2) == len(dev.kernel_records) > 0
+    assert all((c.track, c.name) == (dev.track_pid, L2_COUNTER_SERIES) and 0 <= c.value <= 100 for c in l2)
+    assert l2[0].ts_ns == dev.kernel_records[0]["start_ns"] + dev.kernel_records[0]["dur_ns"]
+    assert l2[0].value == 100.0 * dev.kernel_records[0]["l2_hit_rate"]
     host = profiler.host_spans()
     assert host and all(s.track == HOST_TRACK for s in host)
     assert {"malloc", "aclnnReluGetWorkspaceSize", "aclnnRelu", "aclrtSynchronizeStream"} <= {s.name for s in host}
@@ -55,7 +61,10 @@ def test_trace_records_interleave_in_recording_order(npu):
     assert len(relu) == 2 and sync[0] < min(relu) and max(relu) < blocked[0] < synthetic_launch
     assert synthetic_launch < sync[1] < synthetic < blocked[-1]
     assert meta["chip"] == "tiny" and meta["devices"]["device 0"]["aic_count"] == runtime().chip.aic_count
-    assert len(counters) == 2
+    mem = [c for c in counters if c.track == "device memory"]
+    assert len(mem) == 2
+    assert len([c for c in counters if c.name == L2_COUNTER_SERIES]) == 3 == len(runtime().device.kernel_records)
+    assert len(counters) == 5
 
 
 def test_views_and_trace_writing(npu, tmp_path):

@@ -97,8 +97,16 @@ def test_flows_pair_host_launches_with_device_tasks(acl_run):
 def test_counters_become_c_events(acl_run):
     cs = [e for e in acl_run.trace["traceEvents"] if e["ph"] == "C"]
     assert len(cs) == len(acl_run.rec.counters)
-    assert all(set(e["args"]) == {"in use (bytes)"} for e in cs)
-    assert max(e["args"]["in use (bytes)"] for e in cs) == max(c.value for c in acl_run.rec.counters)
+    mem = [e for e in cs if e["name"] == "device memory"]
+    mem_rec = [c for c in acl_run.rec.counters if c.track == "device memory"]
+    assert mem and all(set(e["args"]) == {"in use (bytes)"} for e in mem)
+    assert max(e["args"]["in use (bytes)"] for e in mem) == max(c.value for c in mem_rec)
+    # beside it, the device's L2 hit rate: one sample per kernel, in the device's process
+    l2 = [e for e in cs if e["name"] == "device 0"]
+    assert len(l2) == len(cs) - len(mem) == len(acl_run.dev.kernel_records) > 0
+    procs, _ = _names(acl_run.trace)
+    assert all(set(e["args"]) == {"L2 hit rate (%)"} and 0 <= e["args"]["L2 hit rate (%)"] <= 100
+               and procs[e["pid"]] == "device 0" for e in l2)
 
 
 def test_args_are_json_safe(device_run):
