@@ -551,6 +551,33 @@ class SpanColumns:
         self.flag.append(0)
         self._maybe_spill()
 
+    def add_pipes(self, run: list) -> None:
+        """Pipe entries (6-tuples) in order, as :meth:`add_pipe` one by one would store
+        them (spilled at the same boundaries), with the columns extended in bulk."""
+        i, n = 0, len(run)
+        while i < n:
+            room = SPILL_EVERY - len(self.kind) if self._spill_ok else n - i
+            chunk = run[i:i + max(room, 1)]
+            i += len(chunk)
+            if not all(type(e[2]) is float and type(e[3]) is float and type(e[4]) is int and type(e[5]) is int
+                       and type(e[0]) is tuple and type(e[1]) is str for e in chunk):
+                for e in chunk:
+                    self.add_pipe(e)
+                continue
+            m = len(chunk)
+            _id = self._id
+            tracks, names, t0, dur, tile, nb = zip(*chunk)
+            self.kind.extend(b"\x01" * m)
+            self.track.extend(map(_id, tracks))
+            self.name.extend(map(_id, names))
+            self.cat.extend(array("i", bytes(4 * m)))
+            self.t0.extend(t0)
+            self.dur.extend(dur)
+            self.x.extend(tile)
+            self.y.extend(nb)
+            self.flag.extend(bytes(m))
+            self._maybe_spill()
+
     def entries(self):
         """The stored entries in order, each as the recorder had it: a 6-tuple (pipe),
         an 8-tuple (span, args rebuilt once per stored args dict) or the kept entry."""

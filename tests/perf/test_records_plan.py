@@ -54,3 +54,20 @@ def test_plans_store_what_flatten_stores():
             assert json.dumps(got) == json.dumps(d)
         except TypeError:
             pass
+
+
+def test_bulk_pipe_spans_equal_one_by_one(monkeypatch):
+    """``SpanColumns.add_pipes`` (runs of pipe spans, as ``TraceRecorder.pack`` hands
+    them over) stores what ``add_pipe`` one entry at a time stores, across spills."""
+    import npu_sim.records as records
+    monkeypatch.setattr(records, "SPILL_EVERY", 7)
+    rng = random.Random(1)
+    run = [(("device 0", f"AIV{rng.randint(0, 3)} MTE2"), "Add", rng.random() * 1e3, rng.random(), k,
+            rng.choice([0, 512])) for k in range(60)]
+    run[17] = (("device 0", "AIV0 MTE2"), "Add", 1, 2.0, 3, 4)   # an int start: kept as it is
+    a, b = records.SpanColumns(), records.SpanColumns()
+    for e in run:
+        a.add_pipe(e)
+    b.add_pipes(run)
+    assert list(a.entries()) == list(b.entries()) == run
+    assert len(a) == len(b) and a.pipe_count() == b.pipe_count()
