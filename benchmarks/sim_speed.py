@@ -28,6 +28,13 @@ are typed columns (a few hundred bytes per kernel, npu_sim/records.py) spilled t
 temporary file every 16,384 entries, so beyond that the retained bytes stop growing:
 the exponent is ~1 for the --quick sizes and well below 1 over the full range.
 
+Between the parts: the import time of each top-level package (fresh child, median of
+3), the wall us per tiny kernel with the uncontended fast path and with the event path
+(interleaved pairs in one process; npu_sim/hardware/inline.py), and a 32-layer
+llama-7b decoder step (KV cache 2048) in timing-only mode with trace level "off".
+
+(Over 300 lines on purpose: one benchmark whose parts share the session helpers.)
+
 Wall times on a shared machine are noisy: read the ratios of one run, not absolutes.
 """
 from __future__ import annotations
@@ -136,7 +143,7 @@ def part1(models: list[str], repeat: int) -> None:
     modes = [m for m in MODES if m != "ort" or _have_ort()]
     table = Table(title="simulator wall time (s, median of interleaved runs)")
     for col in ("model", *modes, "full/ref", "timing/ref", "events", "events/s", "rss MiB (full/timing)",
-                "phases of full (imp/load/prep/sim/trace %)"):
+                "phases of full (imp/load/prep/sim/trace %)", "phases of timing (%)"):
         table.add_column(col, justify="right" if col != "model" else "left")
     for model in models:
         runs: dict[str, list[dict]] = {m: [] for m in modes}
@@ -150,15 +157,91 @@ def part1(models: list[str], repeat: int) -> None:
         tim = runs["timing"][0] if runs["timing"] else None
         if full and tim and full["sim_ns"] != tim["sim_ns"]:
             print(f"WARNING {model}: timing-only simulated {tim['sim_ns']} ns, full {full['sim_ns']} ns")
-        ph = ""
-        if full:
-            tot = sum(full["phases"].values())
-            ph = "/".join(f"{100 * v / tot:.0f}" for v in full["phases"].values())
+        ph = _shares(full)
+        ph_t = _shares(tim)
         table.add_row(model, *(f"{med[m]:.2f}" for m in modes), f"{med['full'] / med['ref']:.2f}",
                       f"{med['timing'] / med['ref']:.2f}", f"{full['events']:,}" if full else "-",
                       f"{full['events_per_s']:,.0f}" if full else "-",
-                      f"{full['rss_mib']:.0f}/{tim['rss_mib']:.0f}" if full and tim else "-", ph)
+                      f"{full['rss_mib']:.0f}/{tim['rss_mib']:.0f}" if full and tim else "-", ph, ph_t)
     Console(width=220).print(table)
+
+
+def _shares(run: dict | None) -> str:
+    """A run's phases (import/load/prepare/simulate/trace) as percent of their sum."""
+    if not run:
+        return "-"
+    tot = sum(run["phases"].values()) or 1.0
+    return "/".join(f"{100 * v / tot:.0f}" for v in run["phases"].values())
+
+
+def import_times() -> None:
+    """Wall time of the imports a run pays, each in a fresh child (median of 3)."""
+    mods = {"ml_dtypes (via acl_runtime.acl_base)": "import ml_dtypes",
+            "npu_sim": "import npu_sim", "acl_runtime": "import acl_runtime",
+            "opsnn": "import opsnn", "frontend.runner": "import frontend.runner"}
+    print("import time (fresh process, median of 3):")
+    for label, stmt in mods.items():
+        code = f"import time; t = time.perf_counter(); {stmt}; print(time.perf_counter() - t)"
+        ts = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout or "nan")
+              for _ in range(3)]
+        print(f"  {label:40s} {1e3 * statistics.median(ts):8.0f} ms")
+
+
+def tiny_kernel(pairs: int = 5, n: int = 1000) -> None:
+    """Wall us per tiny kernel (Add 1x768 fp16, ascend910b2, timing-only, trace level
+    kernels), the fast path and the event path interleaved in this process (median)."""
+    import opsnn
+    from acl_runtime import acl, profiler
+    from acl_runtime.runtime import runtime
+    from opsnn.base.dtypes import from_numpy_dtype
+
+    def one(fast: bool) -> float:
+        if runtime().initialized:
+            acl.finalize()
+        assert acl.init(timing_only=True) == 0 and acl.rt.set_device(0) == 0
+        profiler.set_level("kernels")
+        runtime().device.fast_path = fast
+        ts = []
+        for _ in range(2):
+            ptr, _ = acl.rt.malloc(1536, 0)
+            ts.append(opsnn.aclCreateTensor((1, 768), from_numpy_dtype(np.dtype(np.float16)), None, 0, 2,
+                                            (1, 768), ptr))
+        ws, ex, _ = opsnn.aclnnAddGetWorkspaceSize(ts[0], ts[0], 1.0, ts[1])
+        opsnn.aclSetAclOpExecutorRepeatable(ex)
+        opsnn.aclnnAdd(0, ws, ex, 0)
+        acl.rt.synchronize_device()
+        t0 = time.perf_counter()
+        for _ in range(n):
+            opsnn.aclnnAdd(0, ws, ex, 0)
+        acl.rt.synchronize_device()
+        return 1e6 * (time.perf_counter() - t0) / n
+
+    ev, fa = [], []
+    for _ in range(pairs):
+        ev.append(one(False))
+        fa.append(one(True))
+    acl.finalize()
+    print(f"tiny kernel (Add 1x768, {n} per run, median of {pairs} interleaved pairs): "
+          f"{statistics.median(fa):.1f} us fast path, {statistics.median(ev):.1f} us event path")
+
+
+def decoder_32(layers: int = 32, cache_len: int = 2048) -> None:
+    """A 32-layer llama-7b decoder step, timing-only with trace level "off" (as the
+    ``timing`` mode of part 1): one layer's ops prepared once (the layers share
+    shapes) and launched ``layers`` times; prints the wall time."""
+    from acl_runtime import profiler
+    from acl_runtime.api import Session
+    from frontend.workloads.builders import decoder_step
+    from frontend.workloads.config import PRESETS
+    t0 = time.perf_counter()
+    with Session("ascend910b2", timing_only=True) as s:
+        profiler.set_level("off")
+        wl = decoder_step(s, PRESETS["llama-7b"], batch=1, cache_len=cache_len)
+        t1 = time.perf_counter()
+        lat = sum(wl.run().latency_ns for _ in range(layers))
+    t2 = time.perf_counter()
+    print(f"decoder step llama-7b x{layers} layers (KV cache {cache_len}, timing-only): wall {t2 - t0:.2f} s "
+          f"(prepare {t1 - t0:.2f} s, simulate {t2 - t1:.2f} s), {lat / 1e3:,.1f} us simulated")
 
 
 def _fit(xs, ys) -> float:
@@ -189,7 +272,7 @@ def part2(quick: bool) -> None:
         profiler.set_level("kernels")
         return _Dev()
 
-    ns = [100, 300, 1000] + ([] if quick else [3000])
+    ns = [100, 300, 1000] + ([] if quick else [3000, 10000, 100000])
     walls, mems = [], []
     for n in ns:
         h = session()
@@ -286,6 +369,9 @@ def main(argv=None) -> int:
             from frontend.model_zoo import light_models
             models = [m.removesuffix(".onnx") for m in light_models()] + ["paraphrase-MiniLM-L3-v2"]
         part1(models, args.repeat)
+    import_times()
+    tiny_kernel(3 if args.quick else 5)
+    decoder_32()
     part2(args.quick)
     return 0
 

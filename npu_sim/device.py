@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field, is_dataclass
+from heapq import heappush
 from typing import Any, Callable
 
 import simpy
+from simpy.events import NORMAL
 
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
@@ -27,6 +29,7 @@ from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import GmL2, L2Cache
 from .metrics import kernel_metrics
 from .records import KernelRecords
+from .hardware.inline import InlineClock, run_blocks_inline
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, KernelSpec, MixBlockProgram, Pipe
 from .trace import TraceRecorder
@@ -54,6 +57,9 @@ def spec_trace_args(spec: KernelSpec) -> dict[str, Any]:
         out["strategy"] = spec.strategy
     return out
 
+
+#: environment variable: "0" turns the uncontended fast path off (Device.fast_path; default on)
+FAST_PATH_ENV = "NPU_SIM_FAST_PATH"
 
 #: environment variable: BLAS threads for kernel bodies (default 1; "0" leaves BLAS alone)
 BLAS_THREADS_ENV = "NPU_SIM_BLAS_THREADS"
@@ -157,6 +163,11 @@ class Device:
         self.pipe_busy_ns: dict[str, float] = {}
         #: completed kernels, oldest first (compact typed storage, npu_sim/records.py)
         self.kernel_records = KernelRecords()
+        #: run a kernel's blocks without SimPy events when nothing else can run meanwhile
+        #: (:meth:`_uncontended`); the times are identical either way (tests/perf/test_fast_path.py)
+        self.fast_path = os.environ.get(FAST_PATH_ENV, "1").strip() != "0"
+        #: kernels run on the fast path (a diagnostic)
+        self.fast_kernels = 0
 
     def compiled(self, prog, aiv_split: int = 1) -> CompiledProgram:
         """``prog``'s stage costs on this chip, compiled once (cached by identity)."""
@@ -275,18 +286,60 @@ class Device:
         spec = launch.spec
         t0 = env.now
         yield env.timeout(self.chip.kernel_launch_ns)
-        sched = self.scheduler
         kind = spec.core_type
         stats = KernelStats()
         self._l2_resident(launch, stats)
         self._launches += 1
         scope = self._launches
         unit = "AIC" if kind is CoreType.AIC else "AIV"
-        procs = []
         dispatch = self.chip.block_dispatch_ns
         mix = kind is CoreType.MIX
-        release = sched.release
         prio = stream.priority
+        if not mix and self.fast_path and self._uncontended(kind, len(spec.blocks)):
+            yield from self._blocks_inline(spec, stats, scope, unit, dispatch)
+        else:
+            yield from self._blocks_evented(spec, stats, scope, unit, dispatch, kind, prio, mix)
+        self._finish_kernel(stream, launch, flow_id, t0, stats, kind, unit)
+
+    def _uncontended(self, kind: CoreType, nblocks: int) -> bool:
+        """True when the kernel's blocks can run without SimPy events and give the
+        event path's times: the SimPy queue is empty (nothing else on the device can
+        act before these blocks end: every other process waits on an event only they
+        or the host can trigger, and the host submits only while the device is
+        stopped, which needs a processed event), no block waits for a core, and every
+        block gets a core at once."""
+        sched = self.scheduler
+        if self.env._queue or sched.waiters:
+            return False
+        free = sched.free
+        return sum(len(free[u]) for u in sched.sources[kind]) >= nblocks
+
+    def _blocks_inline(self, spec, stats, scope, unit, dispatch):
+        """The fast path: every block's :func:`run_block` run by
+        :func:`run_blocks_inline` in SimPy's order, then one event at the time the
+        last block ended (pushed at that exact float: ``now + (end - now)`` may round)."""
+        env = self.env
+        sched = self.scheduler
+        kind = spec.core_type
+        release = sched.release
+        clock = InlineClock(env.now)
+        gens = [run_block(self, sched.acquire(kind), prog, spec, stats, scope, unit, dispatch, release, clock)
+                for prog in spec.blocks]
+        end = run_blocks_inline(gens, clock)
+        self.fast_kernels += 1
+        if end > env.now:
+            ev = simpy.Event(env)
+            ev._ok = True
+            ev._value = None
+            heappush(env._queue, (end, NORMAL, next(env._eid), ev))
+            yield ev
+
+    def _blocks_evented(self, spec, stats, scope, unit, dispatch, kind, prio, mix):
+        """The reference path: one SimPy process per block (cores.py hands out the cores)."""
+        env = self.env
+        sched = self.scheduler
+        release = sched.release
+        procs = []
         for prog in spec.blocks:
             got = sched.acquire(kind, prio)
             if isinstance(got, simpy.Event):
@@ -296,6 +349,12 @@ class Device:
             else:
                 procs.append(env.process(run_block(self, got, prog, spec, stats, scope, unit, dispatch, release)))
         yield simpy.AllOf(env, procs)
+
+    def _finish_kernel(self, stream, launch, flow_id, t0, stats, kind, unit) -> None:
+        """The kernel's body, pipe totals, metrics, record and stream task span."""
+        env = self.env
+        spec = launch.spec
+        sched = self.scheduler
         if launch.body is not None and self.backed:
             launch.body(self.memory)
         dur = env.now - t0

@@ -36,6 +36,7 @@ import os
 import pickle
 import tempfile
 from array import array
+from operator import itemgetter
 from typing import Any, Iterator
 
 _F, _I, _S, _O, _T, _P = 0, 1, 2, 3, 4, 5   # leaf tags: float, int (64-bit), interned str, object,
@@ -98,7 +99,7 @@ class DictColumns:
     :meth:`get` rebuilds the dict stored at that index (a new dict each call)."""
 
     __slots__ = ("_shapes", "_shape_ids", "_sid", "_f", "_i", "_o", "_fo", "_io", "_oo", "_strs",
-                 "_statics", "_static_ids", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok")
+                 "_statics", "_static_ids", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok", "_plans")
 
     def __init__(self) -> None:
         self._shapes: list[tuple] = []              # shape id -> shape
@@ -116,6 +117,7 @@ class DictColumns:
         self._spool: _Spool | None = None           # opened at the first spill
         self._seg_size = 0
         self._spill_ok = True
+        self._plans: dict = {}                      # layout signature -> _Plan (see _store)
 
     def __len__(self) -> int:
         return self._base + len(self._sid)
@@ -201,16 +203,66 @@ class DictColumns:
                 st = self._static_ids[id(static)] = len(self._statics)
                 self._statics.append(static)
         self._st.append(st)
-        shape = self._flatten(d, self._f, self._i, self._o, static or None)
-        sid = self._shape_ids.get(shape)
-        if sid is None:
-            sid = self._shape_ids[shape] = len(self._shapes)
-            self._shapes.append(shape)
-        self._sid.append(sid)
+        self._sid.append(self._store(d, static or None, st))
         n = self._base + len(self._sid) - 1
         if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
             self._spill()
         return n
+
+    def _sid_of(self, shape: tuple) -> int:
+        sid = self._shape_ids.get(shape)
+        if sid is None:
+            sid = self._shape_ids[shape] = len(self._shapes)
+            self._shapes.append(shape)
+        return sid
+
+    def _store(self, d: dict, static: dict | None, st: int) -> int:
+        """Copy ``d``'s leaves into the columns; returns its shape id. The fast way:
+        a plan per layout (the keys, the leaf types, the nesting and the static id)
+        made the first time by :meth:`_flatten` and replayed with ``itemgetter``s,
+        which fills the columns in the same order with the same values, so the
+        stored dict is the one :meth:`_flatten` alone would store. Falls back to
+        :meth:`_flatten` when a static value is no longer the same object or an int
+        does not fit 64 bits."""
+        leaves, sig = _leaves_sig(d, static)
+        key = (sig, st)
+        plan = self._plans.get(key)
+        if plan is None:
+            shape = self._flatten(d, self._f, self._i, self._o, static)
+            sid = self._sid_of(shape)
+            if len(self._plans) < 4096:
+                self._plans[key] = _Plan(shape, sid, static)
+            return sid
+        if plan.tget is not None and not all(map(_is, plan.tget(leaves), plan.tvals)):
+            return self._sid_of(self._flatten(d, self._f, self._i, self._o, static))
+        f, i, o = self._f, self._i, self._o
+        new_o = []
+        if plan.oidx:
+            strs, pickles = self._strs, self._pickles
+            try:
+                for j, tag in plan.oidx:
+                    v = leaves[j]
+                    if tag == _S:
+                        new_o.append(strs.setdefault(v, v))
+                    elif tag == _P:
+                        b = pickle.dumps(v, pickle.HIGHEST_PROTOCOL)
+                        new_o.append(pickles.setdefault(b, b))
+                    else:
+                        new_o.append(v)
+            except Exception:  # noqa: BLE001 - an unpicklable list: _flatten keeps the object
+                return self._sid_of(self._flatten(d, f, i, o, static))
+        if plan.iget is not None:
+            n0 = len(i)
+            try:
+                i.extend(plan.iget(leaves))
+            except OverflowError:
+                del i[n0:]
+                return self._sid_of(self._flatten(d, f, i, o, static))
+        if plan.fget is not None:
+            f.extend(plan.fget(leaves))
+        if new_o:
+            o += new_o
+        return plan.sid
 
     def get(self, index: int) -> dict:
         """The dict stored at ``index`` (negative counts from the end); IndexError past the end."""
@@ -228,6 +280,81 @@ class DictColumns:
         return sum(c.itemsize * len(c) for c in (self._sid, self._f, self._i, self._fo, self._io, self._oo,
                                                  self._st)) \
             + 8 * len(self._o)
+
+
+def _is(a, b) -> bool:
+    return a is b
+
+
+def _leaves_sig(d: dict, static: dict | None) -> tuple[list, tuple]:
+    """``d``'s leaves in the order :meth:`DictColumns._flatten` visits them (nested
+    dicts expanded in place, except a top-level one that is ``static``'s own value),
+    and its layout signature: the keys, the leaf types, the nested layouts."""
+    vals = list(d.values())
+    types = tuple(map(type, vals))
+    keys = tuple(d)
+    if dict not in types:
+        return vals, (keys, types)
+    leaves: list = []
+    sub = []
+    start = 0
+    j = types.index(dict)
+    while True:   # slices between the nested dicts: no per-leaf Python work
+        leaves += vals[start:j]
+        v = vals[j]
+        if static is not None and static.get(keys[j], _MISSING) is v:
+            leaves.append(v)
+            sub.append(None)
+        else:
+            lv, sg = _leaves_sig(v, None)
+            leaves += lv
+            sub.append(sg)
+        start = j + 1
+        try:
+            j = types.index(dict, start)
+        except ValueError:
+            break
+    leaves += vals[start:]
+    return leaves, (keys, types, tuple(sub))
+
+
+def _getter(idx: list):
+    """A function of a list returning the tuple of its items at ``idx`` (None if empty)."""
+    if not idx:
+        return None
+    if len(idx) == 1:
+        j = idx[0]
+        return lambda v: (v[j],)
+    return itemgetter(*idx)
+
+
+class _Plan:
+    """How one layout's leaves go to the columns (:meth:`DictColumns._store`): the
+    leaf positions of each column in visiting order, and the static leaves with the
+    objects they must be."""
+
+    __slots__ = ("sid", "fget", "iget", "oidx", "tget", "tvals")
+
+    def __init__(self, shape: tuple, sid: int, static: dict | None):
+        tags: list = []
+        tkeys: list = []
+
+        def walk(sh, top):
+            for k, tag in sh:
+                if type(tag) is tuple:
+                    walk(tag, False)
+                else:
+                    if tag == _T:
+                        tkeys.append((len(tags), k))
+                    tags.append(tag)
+
+        walk(shape, True)
+        self.sid = sid
+        self.fget = _getter([j for j, t in enumerate(tags) if t == _F])
+        self.iget = _getter([j for j, t in enumerate(tags) if t == _I])
+        self.oidx = tuple((j, t) for j, t in enumerate(tags) if t in (_S, _P, _O))
+        self.tget = _getter([j for j, _ in tkeys])
+        self.tvals = tuple(static[k] for _, k in tkeys) if tkeys else ()
 
 
 def _build(shape: tuple, f, i, o, pos: list, static: dict) -> tuple[dict, list]:
@@ -423,6 +550,33 @@ class SpanColumns:
         self.y.append(nbytes)
         self.flag.append(0)
         self._maybe_spill()
+
+    def add_pipes(self, run: list) -> None:
+        """Pipe entries (6-tuples) in order, as :meth:`add_pipe` one by one would store
+        them (spilled at the same boundaries), with the columns extended in bulk."""
+        i, n = 0, len(run)
+        while i < n:
+            room = SPILL_EVERY - len(self.kind) if self._spill_ok else n - i
+            chunk = run[i:i + max(room, 1)]
+            i += len(chunk)
+            if not all(type(e[2]) is float and type(e[3]) is float and type(e[4]) is int and type(e[5]) is int
+                       and type(e[0]) is tuple and type(e[1]) is str for e in chunk):
+                for e in chunk:
+                    self.add_pipe(e)
+                continue
+            m = len(chunk)
+            _id = self._id
+            tracks, names, t0, dur, tile, nb = zip(*chunk)
+            self.kind.extend(b"\x01" * m)
+            self.track.extend(map(_id, tracks))
+            self.name.extend(map(_id, names))
+            self.cat.extend(array("i", bytes(4 * m)))
+            self.t0.extend(t0)
+            self.dur.extend(dur)
+            self.x.extend(tile)
+            self.y.extend(nb)
+            self.flag.extend(bytes(m))
+            self._maybe_spill()
 
     def entries(self):
         """The stored entries in order, each as the recorder had it: a 6-tuple (pipe),

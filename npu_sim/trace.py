@@ -145,16 +145,22 @@ class TraceRecorder:
         cache: dict[int, int] = {}
         seg = items[pf:]
         packed = self._packed
-        add_span, add_pipe = packed.add_span, packed.add_pipe
+        add_span, add_pipe, add_pipes = packed.add_span, packed.add_pipe, packed.add_pipes
         i, n = 0, len(seg)
         while i < n:
             e = seg[i]
             if e is _MARK:
                 add_span(*seg[i + 1:i + _FLAT], cache)
                 i += _FLAT
-            elif type(e) is tuple and len(e) == 6:
-                add_pipe(e)
-                i += 1
+            elif type(e) is tuple and len(e) == 6:   # a run of pipe spans: stored in bulk
+                j = i + 1
+                while j < n and type(seg[j]) is tuple and len(seg[j]) == 6:
+                    j += 1
+                if j - i > 1:
+                    add_pipes(seg[i:j])
+                else:
+                    add_pipe(e)
+                i = j
             else:
                 packed._other(e)
                 i += 1

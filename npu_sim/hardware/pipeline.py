@@ -111,7 +111,7 @@ class KernelStats:
 
 def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram, spec: KernelSpec,
               stats: KernelStats, scope: Any = None, unit: str = "AIV", dispatch_ns: float = 0.0,
-              release=None):
+              release=None, env=None):
     """SimPy process: wait ``dispatch_ns``, then run ``prog`` on ``core``. Waits on:
     the dispatch timeout, timeouts to each GM stage's start and to the block's end.
     Holds: the core, handed to ``release(core)`` at the end if given (else the caller
@@ -119,8 +119,10 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     for). ``scope`` makes L2 keys unique to one launch. ``core`` may be a MIX group
     ``(aic, aiv, aiv)`` running a fused program: VECTOR/MTE3 stages are drawn on the
     first AIV and their work is shared by the group's AIVs; the time counts for both
-    units. Returns the block's end time (ns)."""
-    env = dev.env
+    units. Returns the block's end time (ns). ``env``: the clock it yields timeouts
+    to, ``dev.env`` by default (``hardware/inline.py``'s clock on the uncontended fast path)."""
+    if env is None:
+        env = dev.env
     if dispatch_ns:
         yield env.timeout(dispatch_ns)
     fused = isinstance(core, tuple)
