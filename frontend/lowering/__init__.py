@@ -37,6 +37,7 @@ from __future__ import annotations
 from . import cnn, elementwise, fused, layout, linear, norm, shape  # noqa: F401  (each registers its handlers)
 from . import activation, math_ext, reduce_ext  # noqa: F401,E402  (issue 10: activations, math, logic, reductions)
 from . import index, pad  # noqa: F401,E402  (shapeops: padding, resampling, shape and index ops)
+from . import quant  # noqa: F401,E402  (issue 10: QuantizeLinear, DequantizeLinear, MatMulInteger, QLinearMatMul)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node

@@ -47,11 +47,13 @@ def dequant(acc: np.ndarray, scale: np.ndarray, offset=None, pertoken=None, bias
             out_kind: str = "f") -> np.ndarray:
     """FixPipe's dequant of an int32 accumulator ``acc`` [..., M, N] (formula in the
     module doc). ``bias``: int32 (added before the scale) or float (after). Returns
-    float32, or for ``out_kind == "i"`` the int8 requant (round half to even,
-    saturate)."""
+    float32, for ``out_kind == "i"`` the int8 requant (round half to even, saturate),
+    for ``"i32"`` the int32 sum (INT32 out: no scale)."""
     r = acc.astype(np.int64)
     if bias is not None and bias.dtype.kind in "iu":
         r = r + bias.astype(np.int64)
+    if out_kind == "i32":  # INT32 out: the accumulator (+ int32 bias), no scale [A]
+        return r.astype(np.int32)
     f = r.astype(np.float32) * scale.astype(np.float32)
     if pertoken is not None:
         f = f * pertoken.astype(np.float32)[..., :, None]
@@ -86,7 +88,8 @@ def quant_matmul_body(x1_ref, x2_ref, out_ref, scale_ref, offset_ref=None, perto
                 x2 = np.swapaxes(x2, -1, -2)
             acc = np.matmul(x1, x2).astype(np.int32)
             scale, offset, pertoken, bias = (read(mem, e) for e in extra)
-            kind = np.dtype(out_ref.meta.np_dtype).kind
+            odt = np.dtype(out_ref.meta.np_dtype)
+            kind = "i32" if odt == np.int32 else odt.kind
             write_out(mem, ao, out_ref.meta, dequant(acc, scale, offset, pertoken, bias, kind))
         return body
     return make

@@ -13,8 +13,14 @@ CANN prototype (aclnn_quant_matmul_v4.h; CANN 8.0 aolapi doc "aclnnQuantMatmulV4
 | scale | FLOAT, BF16 | [1] (per tensor) or [N] (per channel) |
 | offset (optional) | FLOAT | [1] or [N]; only with an INT8 out and no float bias |
 | pertokenScaleOptional | FLOAT | [M] |
-| bias (optional) | INT32 (added before the scale), FLOAT, FLOAT16, BF16 (after) | [N] |
-| out | FLOAT16, BF16, INT8 | [batch..., M, N] |
+| bias (optional) | INT32 (added before the scale), FLOAT, FLOAT16, BF16 (after) | [N], or [batch, 1, N] for 3-D out |
+| out | FLOAT16, BF16, INT8, INT32 | [batch..., M, N] |
+
+An INT32 out (CANN lists it for Atlas A2 without its formula) is written as the int32
+accumulator plus an INT32 bias, the scale not applied [A] (what MatMulInteger needs).
+CANN's ops-nn marks V4 as to be replaced by aclnnQuantMatmulV5 (ops-nn
+``matmul/quant_batch_matmul_v3/docs/aclnnQuantMatmulV4.md``); V4's argument order is the
+one taken here.
 
 CANN also lists dtypes npu-sim refuses with 161002 naming the dtype: INT32 / INT4 for
 x1/x2 (packed int4 quantization) and INT64 / UINT64 for scale (the packed FixPipe scale
@@ -42,7 +48,7 @@ OP = "aclnnQuantMatmulV4"
 X_TYPES = (DT.ACL_INT8,)
 SCALE_TYPES = (DT.ACL_FLOAT, DT.ACL_BF16)
 BIAS_TYPES = (DT.ACL_INT32, DT.ACL_FLOAT, DT.ACL_FLOAT16, DT.ACL_BF16)
-OUT_TYPES = (DT.ACL_FLOAT16, DT.ACL_BF16, DT.ACL_INT8)
+OUT_TYPES = (DT.ACL_FLOAT16, DT.ACL_BF16, DT.ACL_INT8, DT.ACL_INT32)
 
 
 def _check_vec(name: str, t, allowed: tuple[int, ...], what: str) -> None:
@@ -81,7 +87,10 @@ def _checks(x1, x2, scale, offset, pertoken, bias, tx1: bool, tx2: bool, out):
     if pertoken is not None:
         _check_vec("pertokenScaleOptional", pertoken, (m,), "one per row of x1")
     if bias is not None:
-        _check_vec("bias", bias, (n,), "one per output column")
+        bsh = tuple(bias.view_shape)
+        batch3 = (len(shape) == 3 and bsh == (shape[0], 1, n))
+        if not batch3:
+            _check_vec("bias", bias, (n,), "one per output column, or [batch, 1, N] for a 3-D out")
     check_shape(OP, "out", out, shape)
     return shape, batch, m, n, k
 

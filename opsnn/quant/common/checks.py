@@ -1,6 +1,8 @@
 """Phase-1 checks the quant family shares (status 161002 through ``invalid``)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ...base.checks import invalid
 
 
@@ -17,9 +19,13 @@ def check_params(op: str, x, scale, zp, axis) -> tuple[int, int]:
     """(normalised axis, vector length) after 161002 checks on the scale / zero-point
     vectors: 0-D or 1-D, length 1 or x.shape[axis], the zero point as long as the scale."""
     nd = len(x.view_shape)
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise invalid(op, f"axis must be an int, got {axis!r}")
+    if scale.numel == 1 and (zp is None or zp.numel == 1):
+        return 0, 1   # CANN (aclnnQuantize doc): axis is unused when scale and zero point have size 1
     try:
         ax = normalize_axis(int(axis), nd)
-    except (TypeError, ValueError):
+    except ValueError:
         raise invalid(op, f"axis {axis!r} out of range for {nd}-D x") from None
     c = x.view_shape[ax] if nd else 1
     for name, t in (("scale", scale), ("zeroPoint", zp)):

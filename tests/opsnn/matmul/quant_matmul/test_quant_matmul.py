@@ -156,3 +156,11 @@ def test_property_shapes(npu, m, n, k, per_channel, seed):
     scale = (rng.uniform(0.001, 0.01, n) if per_channel else np.array([0.004])).astype(np.float32)
     got, _ = run_qmm(npu, x1, x2, scale)
     _close(got, quant_matmul_golden(x1, x2, scale), np.float16)
+
+
+def test_int32_out_and_batch_bias(npu, rng):
+    """INT32 out: the accumulator plus a [batch, 1, N] int32 bias, no scale."""
+    x1, x2 = _i8(rng, (2, 5, 40)), _i8(rng, (2, 40, 7))
+    bias = rng.integers(-9, 9, (2, 1, 7)).astype(np.int32)
+    got, _ = run_qmm(npu, x1, x2, np.array([1.0], np.float32), bias=bias, out_dtype=np.int32)
+    assert np.array_equal(got, quant_matmul_golden(x1, x2, np.array([1.0]), bias=bias, out_int32=True))
