@@ -24,13 +24,12 @@ from __future__ import annotations
 
 from ...base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
 from ...base.dtypes import aclDataType as DT
-from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.op import execute, prepare
-from ...common.contiguous import WorkspacePlan
-from ..common.affine import param_plan
-from ..common.checks import check_params
-from .kernel import dequantize_body, tile_program
+from ..common.affine import dequantize_values
+from ..common.affine_op import build_affine
+from .kernel import tile_program
 from .tiling import dequantize_tiling
+from ..common.checks import check_params
 from .tiling_data import DequantizeTilingKey
 
 OP = "aclnnDequantizeLinear"
@@ -52,21 +51,9 @@ def _build(chip, x, scale, zero_point, axis, out):
     ax, c = check_params(OP, x, scale, zero_point, axis)
     check_shape(OP, "out", out, tuple(x.view_shape))
     key = DequantizeTilingKey.PER_AXIS if c > 1 else DequantizeTilingKey.PER_TENSOR
-    pbytes, extra = param_plan(chip, scale.nbytes + (zero_point.nbytes if zero_point is not None else 0),
-                               scale.itemsize + (zero_point.itemsize if zero_point is not None else 0))
-    in_b = x.itemsize + extra
-    res = dequantize_tiling(chip, x.numel, in_b, out.itemsize, pbytes, key)
-    args = {"shape": list(x.view_shape), "dtype": x.dtype_name, "out_dtype": out.dtype_name, "axis": ax,
-            "mode": key.name.lower(), "params": "streamed" if extra else "resident"}
-    spec = tile_program(res.data, in_b, out.itemsize, pbytes, args, res.tiling_key)
-    inputs = [t for t in (x, scale, zero_point) if t is not None]
-    plan = WorkspacePlan(chip, OP)
-    refs = [plan.input(t, i) for i, t in enumerate(inputs)]
-    out_ref = plan.output(out, len(inputs))
-    body = dequantize_body(refs[0], refs[1], refs[2] if zero_point is not None else None, out_ref, ax)
-    main = PreparedKernel(spec, body)
-    return aclOpExecutor("DequantizeLinear", plan.kernels([main]), inputs, [out], plan.size,
-                         info={"tiling": spec.args["tiling"], "mode": key.name.lower()})
+    return build_affine(chip, OP, "DequantizeLinear", x, scale, zero_point, out, ax, key,
+                        lambda xv, sv, zv: dequantize_values(xv, sv, zv, ax),
+                        dequantize_tiling, tile_program)
 
 
 def aclnnDequantizeLinearGetWorkspaceSize(x, scale, zeroPoint, axis, out):  # noqa: N802,N803

@@ -3,12 +3,10 @@ and the numpy body, y = saturate(rint(x / scales) + zeroPoints) (round half to e
 the CANN formula round(x / scales + zeroPoints) is the same for integer zero points)."""
 from __future__ import annotations
 
-import numpy as np
-
 from npu_sim.program import KernelSpec
 
-from ...base.memview import tensor_view, write_out
 from ..common.affine import affine_spec, quantize_values
+from ..common.affine_op import affine_body
 from .tiling_data import VectorTilingData
 
 
@@ -19,15 +17,5 @@ def tile_program(td: VectorTilingData, in_itemsize: int, out_itemsize: int, para
 
 
 def quantize_body(x_ref, scale_ref, zp_ref, out_ref, axis: int):
-    """Body factory: reads x, scales (and zeroPoints), writes the quantized out."""
-    def make(addrs, ws):
-        ax, asc, ao = x_ref.addr(addrs, ws), scale_ref.addr(addrs, ws), out_ref.addr(addrs, ws)
-        az = zp_ref.addr(addrs, ws) if zp_ref is not None else None
-
-        def body(mem):
-            x = tensor_view(mem, ax, x_ref.meta)
-            s = np.asarray(tensor_view(mem, asc, scale_ref.meta))
-            z = np.asarray(tensor_view(mem, az, zp_ref.meta)) if zp_ref is not None else None
-            write_out(mem, ao, out_ref.meta, quantize_values(x, s, z, axis, out_ref.meta.np_dtype))
-        return body
-    return make
+    """Body factory (the family's :func:`~opsnn.quant.common.affine_op.affine_body`)."""
+    return affine_body(x_ref, scale_ref, zp_ref, out_ref, lambda x, s, z: quantize_values(x, s, z, axis, out_ref.meta.np_dtype))

@@ -26,13 +26,12 @@ from __future__ import annotations
 
 from ...base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
 from ...base.dtypes import aclDataType as DT
-from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.op import execute, prepare
-from ...common.contiguous import WorkspacePlan
-from ..common.affine import param_plan
-from ..common.checks import check_params
-from .kernel import quantize_body, tile_program
+from ..common.affine import quantize_values
+from ..common.affine_op import build_affine
+from .kernel import tile_program
 from .tiling import quantize_tiling
+from ..common.checks import check_params
 from .tiling_data import QuantizeTilingKey
 
 OP = "aclnnQuantize"
@@ -64,21 +63,9 @@ def _build(chip, x, scales, zero_points, dtype, axis, out):
     ax, c = check_params(OP, x, scales, zero_points, axis)
     check_shape(OP, "out", out, tuple(x.view_shape))
     key = QuantizeTilingKey.PER_AXIS if c > 1 else QuantizeTilingKey.PER_TENSOR
-    pbytes, extra = param_plan(chip, scales.nbytes + (zero_points.nbytes if zero_points is not None else 0),
-                               scales.itemsize + (zero_points.itemsize if zero_points is not None else 0))
-    in_b = x.itemsize + extra
-    res = quantize_tiling(chip, x.numel, in_b, out.itemsize, pbytes, key)
-    args = {"shape": list(x.view_shape), "dtype": x.dtype_name, "out_dtype": out.dtype_name, "axis": ax,
-            "mode": key.name.lower(), "params": "streamed" if extra else "resident"}
-    spec = tile_program(res.data, in_b, out.itemsize, pbytes, args, res.tiling_key)
-    inputs = [t for t in (x, scales, zero_points) if t is not None]
-    plan = WorkspacePlan(chip, OP)
-    refs = [plan.input(t, i) for i, t in enumerate(inputs)]
-    out_ref = plan.output(out, len(inputs))
-    body = quantize_body(refs[0], refs[1], refs[2] if zero_points is not None else None, out_ref, ax)
-    main = PreparedKernel(spec, body)
-    return aclOpExecutor("Quantize", plan.kernels([main]), inputs, [out], plan.size,
-                         info={"tiling": spec.args["tiling"], "mode": key.name.lower()})
+    return build_affine(chip, OP, "Quantize", x, scales, zero_points, out, ax, key,
+                        lambda xv, sv, zv: quantize_values(xv, sv, zv, ax, out.np_dtype),
+                        quantize_tiling, tile_program)
 
 
 def aclnnQuantizeGetWorkspaceSize(x, scales, zeroPoints, dtype, axis, out):  # noqa: N802,N803
