@@ -11,6 +11,10 @@ times as a full run), so the whole sweep takes about a minute.
 * **Matmul**: square M = N = K from 64 to 8192, fp16 and fp32 (cubeMathType 0,
   KEEP_DTYPE). FLOPs = 2 M N K; bytes = the compulsory GM traffic 2 (MK + KN + MN)
   x itemsize.
+* **QuantMatmulV4** (``--int8``, on by default without ``--quick``): int8 x int8 ->
+  fp16 at 4096^3 with a per-tensor scale (``aclnnQuantMatmulV4``), the Cube at its int8
+  rate (16x32x16 MACs a cycle on 910B: twice fp16's). Bytes = MK + KN (1 B) + 2 MN.
+  Left out of ``--quick`` unless asked, so the quick sweep's case list stays as it was.
 * **Add**: fp32 ``out = a + b`` with 1 KiB to 1 GiB per operand. FLOPs = elements;
   bytes = 3 x operand bytes. Each timed launch re-reads what the one before it read,
   so while the three operands fit the chip's L2 (910B2: 192 MiB, up to 64 MiB per
@@ -52,7 +56,10 @@ MATMUL_SIZES = [64, 128, 256, 512, 1024, 2048, 4096, 8192]
 ADD_BYTES = sorted([KiB << (2 * i) for i in range(11)] + [48 * MiB, 80 * MiB, 96 * MiB])
 QUICK_MATMUL = [64, 256, 1024, 4096]
 QUICK_ADD = [KiB, 64 * KiB, 4 * MiB, 256 * MiB]
-DTYPES = {"float16": (aclDataType.ACL_FLOAT16, 2), "float32": (aclDataType.ACL_FLOAT, 4)}
+#: int8 QuantMatmulV4 sizes (the issue's 4096^3 row)
+INT8_SIZES = [4096]
+DTYPES = {"float16": (aclDataType.ACL_FLOAT16, 2), "float32": (aclDataType.ACL_FLOAT, 4),
+          "int8": (aclDataType.ACL_INT8, 1)}
 
 
 @dataclass
@@ -144,6 +151,21 @@ def matmul_case(chip_name: str, n: int, dtype: str) -> Case:
     return _case("Matmul", dtype, f"{n}^3", flops, nbytes, sec, peak, chip, bound)
 
 
+def quant_matmul_case(chip_name: str, n: int) -> Case:
+    """int8 x int8 -> fp16 (per-tensor float32 scale) through aclnnQuantMatmulV4."""
+    chip = get_chip(chip_name)
+    _open(chip_name)
+    a, b = (_tensor((n, n), "int8") for _ in range(2))
+    scale = _tensor((1,), "float32")
+    c = _tensor((n, n), "float16")
+    flops = 2.0 * n ** 3
+    peak = chip.peak_flops("int8")
+    sec, bound = _time(opsnn.aclnnQuantMatmulV4GetWorkspaceSize(a, b, scale, None, None, None, False, False, c),
+                       opsnn.aclnnQuantMatmulV4, _reps(flops / peak))
+    nbytes = 2.0 * n * n + 2.0 * n * n
+    return _case("QuantMatmulV4", "int8", f"{n}^3", flops, nbytes, sec, peak, chip, bound)
+
+
 def add_case(chip_name: str, nbytes: int) -> Case:
     chip = get_chip(chip_name)
     _open(chip_name)
@@ -196,7 +218,7 @@ def plot(cases: list[Case], chip, path: str) -> bool:
         ax.plot(xs, [min(peak, x * hbm) / 1e12 for x in xs], "k" + style, lw=1,
                 label=f"roof {dtype}: {peak / 1e12:.0f} TFLOP/s, HBM {hbm / 1e9:.0f} GB/s")
     marks = {("Matmul", "float16"): ("o", "tab:blue"), ("Matmul", "float32"): ("s", "tab:orange"),
-             ("Add", "float32"): ("^", "tab:green")}
+             ("Add", "float32"): ("^", "tab:green"), ("QuantMatmulV4", "int8"): ("D", "tab:red")}
     for (op, dtype), (m, col) in marks.items():
         pts = [c for c in cases if c.op == op and c.dtype == dtype]
         if pts:
@@ -217,17 +239,21 @@ def plot(cases: list[Case], chip, path: str) -> bool:
 
 
 def run(chip_name: str = "ascend910b2", matmul_sizes=None, add_bytes=None, console: Console | None = None,
-        progress: bool = True) -> list[Case]:
-    """Measure every case; returns them (matmul fp16, matmul fp32, add)."""
+        progress: bool = True, int8_sizes=None) -> list[Case]:
+    """Measure every case; returns them (matmul fp16, matmul fp32, add, then the int8
+    QuantMatmulV4 sizes ``int8_sizes``: none by default, ``main`` passes :data:`INT8_SIZES`)."""
     console = console or Console()
     matmul_sizes = MATMUL_SIZES if matmul_sizes is None else matmul_sizes
     add_bytes = ADD_BYTES if add_bytes is None else add_bytes
+    int8_sizes = int8_sizes or []
     cases: list[Case] = []
-    jobs = [("mm", n, dt) for dt in ("float16", "float32") for n in matmul_sizes] + [("add", b, "") for b in add_bytes]
+    jobs = ([("mm", n, dt) for dt in ("float16", "float32") for n in matmul_sizes] + [("add", b, "") for b in add_bytes]
+            + [("qmm", n, "int8") for n in int8_sizes])
     try:
         for kind, arg, dt in jobs:
             t0 = time.perf_counter()
-            c = matmul_case(chip_name, arg, dt) if kind == "mm" else add_case(chip_name, arg)
+            c = (matmul_case(chip_name, arg, dt) if kind == "mm" else quant_matmul_case(chip_name, arg)
+                 if kind == "qmm" else add_case(chip_name, arg))
             cases.append(c)
             if progress:
                 console.print(f"  {c.op} {c.dtype} {c.size}: {c.us:,.1f} us simulated "
@@ -244,16 +270,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="a few sizes only (seconds)")
     p.add_argument("--plot", default="roofline.png", help="PNG path for the plot ('' to skip; needs matplotlib)")
     p.add_argument("--json", default="", help="also write the cases as JSON here")
+    p.add_argument("--int8", action=argparse.BooleanOptionalAction, default=None,
+                   help="add the int8 QuantMatmulV4 4096^3 row (default: on, off with --quick)")
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
     console = Console() if sys.stdout.isatty() else Console(width=160)
     chip = get_chip(args.chip)
     t0 = time.perf_counter()
+    int8 = (not args.quick) if args.int8 is None else args.int8
     cases = run(args.chip, QUICK_MATMUL if args.quick else None, QUICK_ADD if args.quick else None, console,
-                not args.no_progress)
-    console.print(table([c for c in cases if c.op == "Matmul"],
+                not args.no_progress, INT8_SIZES if int8 else [])
+    console.print(table([c for c in cases if c.op in ("Matmul", "QuantMatmulV4")],
                         f"Matmul on {chip.name}: cube peak fp16 {chip.peak_flops('float16') / 1e12:.1f}, "
-                        f"fp32 {chip.peak_flops('float32') / 1e12:.1f} TFLOP/s"))
+                        f"fp32 {chip.peak_flops('float32') / 1e12:.1f}, "
+                        f"int8 {chip.peak_flops('int8') / 1e12:.1f} TOP/s"))
     console.print(table([c for c in cases if c.op == "Add"],
                         f"Add (fp32) on {chip.name}: HBM {chip.hbm_bandwidth_bytes_per_ns:.0f} GB/s"))
     console.print(f"simulated in timing-only mode; {time.perf_counter() - t0:.1f} s wall")

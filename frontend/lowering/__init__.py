@@ -27,6 +27,8 @@ module             ops
 ``math_ext``       unary math, comparisons, logic and bitwise ops, Max, Min, Mean, Mod
 ``reduce_ext``     ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2,
                    ReduceLogSum, ReduceLogSumExp
+``quant``          QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger,
+                   QLinearMatMul (opsnn/quant, aclnnQuantMatmulV4)
 =================  ======================================================================
 
 Shared pieces: :mod:`.attrs` (attribute and axis access), :mod:`.tensors` (DTensor,
@@ -42,6 +44,7 @@ from . import cnn, elementwise, fused, layout, linear, norm, shape  # noqa: F401
 from . import activation, math_ext, reduce_ext  # noqa: F401,E402  (issue 10: activations, math, logic, reductions)
 from . import index, pad  # noqa: F401,E402  (shapeops: padding, resampling, shape and index ops)
 from . import attention  # noqa: F401,E402  (issue 10: RotaryEmbedding, Attention)
+from . import quant  # noqa: F401,E402  (issue 10: QuantizeLinear, DequantizeLinear, MatMulInteger, QLinearMatMul)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node

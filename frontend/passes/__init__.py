@@ -22,6 +22,7 @@ from typing import Callable, Iterable
 from ..graph import Graph
 from .add_rms_norm import fuse_add_rms_norm
 from .batchnorm import fold_batchnorm
+from .dequant import fuse_dequant_epilogue
 from .elementwise import fuse_elementwise
 from .epilogue import fuse_cube_epilogue
 from .rotary import fuse_rotary
@@ -43,6 +44,8 @@ class Pass:
 PASSES: tuple[Pass, ...] = (
     Pass("fold_batchnorm", "inference BatchNormalization folded into the preceding Conv/Gemm weights and bias",
          fold_batchnorm),
+    Pass("fuse_dequant_epilogue", "DequantizeLinear -> MatMul [-> Add] -> QuantizeLinear as one int8 Cube GEMM "
+         "whose per-channel dequant/requant FixPipe applies (aclnnQuantMatmulV4)", fuse_dequant_epilogue),
     Pass("fuse_cube_epilogue", "bias and Relu/LeakyRelu/Clip after a Conv/MatMul/Gemm applied as L0C drains to GM",
          fuse_cube_epilogue),
     Pass("fuse_add_rms_norm", "residual Add feeding RMSNormalization as one aclnnAddRmsNorm (the sum kept as xOut)",
@@ -86,4 +89,4 @@ def apply_passes(graph: Graph, mode: str = "graph", disabled: Iterable[str] = ()
 
 
 __all__ = ["MODES", "PASSES", "Pass", "apply_passes", "pass_names", "fold_batchnorm", "fuse_cube_epilogue",
-           "fuse_add_rms_norm", "fuse_swiglu", "fuse_rotary", "fuse_elementwise"]
+           "fuse_add_rms_norm", "fuse_swiglu", "fuse_rotary", "fuse_elementwise", "fuse_dequant_epilogue"]

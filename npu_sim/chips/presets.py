@@ -25,7 +25,9 @@ Figure by figure for ``ascend910b2`` (the default):
   aic_count 24, aiv_count 48 .............. [PC] Ascend910B2.ini [SoCInfo] ai_core_cnt, vector_core_cnt
   clock_hz 1.8e9 ........................... [PC] [AICoreSpec] cube_freq=1800 / msprof "Rated Freq"
   cube_fp16_macs_per_cycle 4096 ............ [PC] [AICoreSpec] cube_m/n/k_size=16
-  cube_int8_macs_per_cycle 8192 ............ [PC] [DtypeMKN] DT_INT8=16,32,16
+  cube_int8_macs_per_cycle 8192 ............ [PC] [DtypeMKN] DT_INT8=16,32,16 (Default=16,16,16); [Q]: code
+                                             search finds that section quoted from Ascend910B1.ini and
+                                             Ascend910B4.ini; 910B2's assumed the same (one die)
   cube_fp32_macs_per_cycle 1024 ............ [A] a quarter of the fp16 rate (fp32 KEEP_DTYPE); no ini field
                                              gives an fp32 cube shape
   cube_hf32_macs_per_cycle 2048 ............ [A] half the fp16 rate (HF32: cubeMathType 1 / 3), as TF32

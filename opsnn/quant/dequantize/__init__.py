@@ -1,0 +1,5 @@
+"""aclnnDequantizeLinear: out = (x - zeroPoint) * scale per element (vector kernel).
+Layout as every op folder."""
+from .op_api import aclnnDequantizeLinear, aclnnDequantizeLinearGetWorkspaceSize
+
+__all__ = ["aclnnDequantizeLinear", "aclnnDequantizeLinearGetWorkspaceSize"]

@@ -1,0 +1,21 @@
+"""Quantize kernel half: the tile program (:func:`opsnn.quant.common.affine.affine_spec`)
+and the numpy body, y = saturate(rint(x / scales) + zeroPoints) (round half to even;
+the CANN formula round(x / scales + zeroPoints) is the same for integer zero points)."""
+from __future__ import annotations
+
+from npu_sim.program import KernelSpec
+
+from ..common.affine import affine_spec, quantize_values
+from ..common.affine_op import affine_body
+from .tiling_data import VectorTilingData
+
+
+def tile_program(td: VectorTilingData, in_itemsize: int, out_itemsize: int, param_bytes: int, args: dict,
+                 tiling_key: int) -> KernelSpec:
+    """The AIV spec "Quantize" of a kernel tiled as ``td``."""
+    return affine_spec("Quantize", td, in_itemsize, out_itemsize, param_bytes, args, tiling_key)
+
+
+def quantize_body(x_ref, scale_ref, zp_ref, out_ref, axis: int):
+    """Body factory (the family's :func:`~opsnn.quant.common.affine_op.affine_body`)."""
+    return affine_body(x_ref, scale_ref, zp_ref, out_ref, lambda x, s, z: quantize_values(x, s, z, axis, out_ref.meta.np_dtype))
