@@ -199,6 +199,13 @@ def table(cases: list[Case], title: str) -> Table:
         t.add_row(c.op, c.dtype, c.size, f"{c.us:,.1f}", f"{c.tflops:,.2f}", f"{c.tflops / c.peak_tflops:.1%}",
                   f"{c.gb_per_s:,.0f}", f"{c.gb_per_s / c.peak_gb_per_s:.1%}", f"{c.intensity:,.1f}",
                   f"{c.attainable_tflops:,.2f}", f"{c.tflops / c.attainable_tflops:.1%}", c.bound)
+    notes = ["bound: the simulator's class from each pipe's busy time (MTE2 busiest = memory; npu_sim.metrics), "
+             "not from HBM use"]
+    if any(c.gb_per_s > c.peak_gb_per_s for c in cases):
+        notes.append("% HBM over 100%: the inputs were served from the L2 kept across kernels (they fit its "
+                     "capacity), so the HBM roofline does not bound them")
+    t.caption = "\n".join(notes)
+    t.caption_justify = "left"
     return t
 
 
