@@ -14,8 +14,9 @@ wall time on a shared machine can be many times that):
 * ``load``: read the file into spans (whole-file json; not with ``--big``);
 * ``load (stream)``: the same, streamed into compact columns (:mod:`traces.stream_load`);
 * ``load (ijson)``: the same with ijson as the parser, if it is installed;
-* ``summary``: streamed load + every table ``npu-trace summary`` prints (rendered
-  to a null console);
+* ``summary``: bounded load (:mod:`traces.bounded_load`: pipe spans folded into
+  per-track aggregates and merged busy intervals as they stream) + every table
+  ``npu-trace summary`` prints (rendered to a null console);
 * ``view``: streamed load + the terminal timeline at 200 columns, streams and cores.
 
 ``--big`` writes a trace of about ``--big-gb`` GB (the same shape; events written
@@ -111,7 +112,10 @@ def _stage(stage: str, path: str) -> None:
         import traces.report  # noqa: F401
         import traces.view  # noqa: F401
         data = TraceData([])
-    else:   # summary and view load as the commands do (slim args: only those they read)
+    elif stage == "summary":    # as the command loads a big file: pipe spans aggregated while streaming
+        from traces.bounded_load import load_bounded
+        data = load_bounded(path)
+    else:   # view loads as the command does (slim args: only those it reads)
         data = load_trace(path, stream=stage != "load", parser="ijson" if stage == "load (ijson)" else "scan",
                           keep_args=SUMMARY_ARG_KEYS if stage in ("summary", "view") else None)
     if stage == "summary":
