@@ -17,7 +17,8 @@ wall time on a shared machine can be many times that):
 * ``summary``: bounded load (:mod:`traces.bounded_load`: pipe spans folded into
   per-track aggregates and merged busy intervals as they stream) + every table
   ``npu-trace summary`` prints (rendered to a null console);
-* ``view``: streamed load + the terminal timeline at 200 columns, streams and cores.
+* ``view``: bounded load + the terminal timeline at 200 columns, streams and cores
+  (a second pass over the file fills the time cells).
 
 ``--big`` writes a trace of about ``--big-gb`` GB (the same shape; events written
 one at a time, so the generator's memory stays small) and runs the streamed stages
@@ -112,12 +113,12 @@ def _stage(stage: str, path: str) -> None:
         import traces.report  # noqa: F401
         import traces.view  # noqa: F401
         data = TraceData([])
-    elif stage == "summary":    # as the command loads a big file: pipe spans aggregated while streaming
+    elif stage in ("summary", "view"):   # as the commands load a big file: pipe spans aggregated as they stream
         from traces.bounded_load import load_bounded
         data = load_bounded(path)
-    else:   # view loads as the command does (slim args: only those it reads)
+    else:
         data = load_trace(path, stream=stage != "load", parser="ijson" if stage == "load (ijson)" else "scan",
-                          keep_args=SUMMARY_ARG_KEYS if stage in ("summary", "view") else None)
+                          keep_args=None)
     if stage == "summary":
         from traces.report import render_summary
         render_summary(Console(file=open(os.devnull, "w"), width=200), data, path)

@@ -42,8 +42,11 @@ class PipeAggregate:
     """The sink of pipe spans (module docstring). After :meth:`finish`, ``tracks[i]``
     is the (process, thread) of track id ``i`` (ids in order of first span)."""
 
-    def __init__(self, window: tuple[float, float] | None = None, core_unions: bool = False):
+    def __init__(self, window: tuple[float, float] | None = None, core_unions: bool = False,
+                 name_filter: str | None = None):
         self.window, self.core_unions = window, core_unions
+        self.want = name_filter.lower() if name_filter else None
+        self._name_ok: dict[str, bool] = {}
         self._buf = [array("d"), array("d"), array("i")]
         self.tracks: list[Any] = []
         self._track_id: dict[Any, int] = {}
@@ -70,6 +73,12 @@ class PipeAggregate:
         if i is None:
             i = self._track_id[track] = len(self.tracks)
             self.tracks.append(track)
+        if self.want is not None:
+            ok = self._name_ok.get(name)
+            if ok is None:
+                ok = self._name_ok[name] = self.want in name.lower()
+            if not ok:
+                return
         b = self._buf
         b[0].append(start_ns)
         b[1].append(dur_ns)
@@ -95,13 +104,7 @@ class PipeAggregate:
         if not len(s):
             return
         if self.window is not None:
-            lo, hi = self.window
-            e = s + d
-            keep = ~((e < lo) | (s > hi) | ((d > 0) & ((e <= lo) | (s >= hi))))
-            a, b = np.maximum(s, lo), np.minimum(e, hi)
-            cut = (a != s) | (b != e)
-            s, d = np.where(cut, a, s)[keep], np.where(cut, b - a, d)[keep]
-            t = t[keep]
+            s, d, t = _clip(s, d, t, self.window)
         self._grow()
         nt = len(self.tracks)
         self.n += len(s)
@@ -170,3 +173,54 @@ class PipeAggregate:
         s = np.concatenate([p[0] for p in parts])
         e = np.concatenate([p[1] for p in parts])
         return merge_into(None, s, e)
+
+
+class CellSink(PipeAggregate):
+    """The second pass of a bounded ``npu-trace view``: each chunk of pipe spans adds
+    its busy time per cell, and its edge and instant flags, to its (row, category)
+    (``group[track id]``, -1 for a track not shown), as :func:`traces.view.render`
+    computes them from all spans at once. ``cells[g]`` = [busy, left, right, marks]."""
+
+    def __init__(self, window, name_filter, group: list[int], n_groups: int, edges: np.ndarray,
+                 t0: float, t1: float):
+        super().__init__(window, False, name_filter)
+        self.group, self.edges, self.t0, self.t1 = np.array(group + [-1], np.int64), edges, t0, t1
+        n = len(edges) - 1
+        self.cells = [[np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, bool)]
+                      for _ in range(n_groups)]
+
+    def _flush(self) -> None:
+        from .view import _busy_at, _covered
+        s, d, t = (np.frombuffer(a, dtype=np.dtype(a.typecode)).copy() for a in self._buf)
+        self._buf = [array("d"), array("d"), array("i")]
+        if not len(s):
+            return
+        if self.window is not None:
+            s, d, t = _clip(s, d, t, self.window)
+        g = self.group[np.minimum(t, len(self.group) - 1)]
+        edges, t0, t1 = self.edges, self.t0, self.t1
+        n = len(edges) - 1
+        cell = (t1 - t0) / n if t1 > t0 else 1.0
+        for j in np.unique(g):
+            if j < 0:
+                continue
+            m = g == j
+            st, en = s[m], s[m] + d[m]
+            st_a, en_a = np.sort(st), np.sort(en)
+            c = self.cells[j]
+            c[0] += np.diff(_busy_at(st_a, en_a, edges))
+            c[1] |= _covered(st_a, en_a, edges[:-1], "left")
+            c[2] |= _covered(st_a, en_a, edges[1:], "right")
+            zero = st[st == en]
+            if zero.size:
+                idx = np.clip(((zero - t0) / cell).astype(int), 0, n - 1)
+                c[3][idx[(zero >= t0) & (zero <= t1)]] = True
+
+
+def _clip(s, d, t, window):
+    lo, hi = window
+    e = s + d
+    keep = ~((e < lo) | (s > hi) | ((d > 0) & ((e <= lo) | (s >= hi))))
+    a, b = np.maximum(s, lo), np.minimum(e, hi)
+    cut = (a != s) | (b != e)
+    return np.where(cut, a, s)[keep], np.where(cut, b - a, d)[keep], t[keep]

@@ -14,7 +14,7 @@ import bisect
 from pathlib import Path
 from typing import Any
 
-from .bounded import PipeAggregate
+from .bounded import CellSink, PipeAggregate
 from .columns import SUMMARY_ARG_KEYS
 from .load import TraceData
 from .records import finite
@@ -58,8 +58,8 @@ class _TaskBytes:
     unions: dict = {}
 
 
-def _load(path: Path, window, core_unions: bool) -> TraceData:
-    agg = PipeAggregate(window, core_unions)
+def _load(path: Path, window, core_unions: bool, name_filter: str | None = None) -> TraceData:
+    agg = PipeAggregate(window, core_unions, name_filter)
     data = load_trace(path, stream=True, keep_args=SUMMARY_ARG_KEYS, sink=agg)
     raw_names = dict(zip(agg._track_id, agg.tracks))
 
@@ -68,16 +68,28 @@ def _load(path: Path, window, core_unions: bool) -> TraceData:
         load_trace(path, stream=True, keep_args=frozenset(), sink=sink)
         return sink.out
     agg.task_bytes = task_bytes
+
+    def fill_cells(edges, t0: float, t1: float, groups: list) -> None:
+        group = [-1] * len(agg.tracks)
+        for g, (_row, _cat, ids) in enumerate(groups):
+            for i in ids:
+                group[i] = g
+        sink = CellSink(window, name_filter, group, len(groups), edges, t0, t1)
+        load_trace(path, stream=True, keep_args=frozenset(), sink=sink)
+        for (row, cat, _ids), cells in zip(groups, sink.cells):
+            row.cells[cat] = cells
+    agg.fill_cells = fill_cells
     return data
 
 
 def load_bounded(path: str | Path, window: str | None = None, phase: str = "all",
-                 core_unions: bool = False) -> TraceData:
-    """The trace at ``path`` with its pipe spans aggregated (module docstring),
+                 core_unions: bool = False, name_filter: str | None = None) -> TraceData:
+    """The trace at ``path`` with its pipe spans aggregated (module docstring;
+    ``name_filter``: only pipe spans whose name holds it, as ``view --filter``),
     ready for :func:`traces.window.select` with the same ``window`` and ``phase``.
     Raises ValueError for a bad window or phase, TraceLoadError for a bad file."""
     w = parse_window(window) if isinstance(window, str) else window
-    data = _load(Path(path), w if phase == "all" else None, core_unions)
+    data = _load(Path(path), w if phase == "all" else None, core_unions, name_filter)
     if phase == "all":
         return data
     p = phase_window(data, phase)
@@ -86,4 +98,4 @@ def load_bounded(path: str | Path, window: str | None = None, phase: str = "all"
         if not w[1] > w[0]:
             raise ValueError("--window and --phase do not intersect")
     w = w if w is not None else p
-    return data if w is None else _load(Path(path), w, core_unions)
+    return data if w is None else _load(Path(path), w, core_unions, name_filter)

@@ -34,9 +34,10 @@ def load(path: str, need_spans: bool = True, slim: bool = False) -> TraceData:
     return data
 
 
-def _load_summary(args) -> TraceData:
-    """The trace for ``summary``: a big file with its pipe spans aggregated while it
-    streams (:mod:`traces.bounded_load`, bounded memory), else :func:`load`."""
+def _load_summary(args, name_filter: str | None = None) -> TraceData:
+    """The trace for ``summary`` and ``view``: a big file with its pipe spans
+    aggregated while it streams (:mod:`traces.bounded_load`, bounded memory), else
+    :func:`load`."""
     from . import stream_load
     try:
         big = os.path.getsize(args.trace) >= stream_load.STREAM_MIN_BYTES
@@ -46,7 +47,8 @@ def _load_summary(args) -> TraceData:
         return load(args.trace, slim=True)
     from .bounded_load import load_bounded
     try:
-        data = load_bounded(args.trace, args.window, args.phase, core_unions=args.by == "core")
+        data = load_bounded(args.trace, args.window, args.phase, core_unions=getattr(args, "by", None) == "core",
+                            name_filter=name_filter)
     except ValueError as e:
         raise CommandError(str(e)) from None
     if not data.spans:
@@ -96,7 +98,7 @@ def view(args, console: Console) -> int:
     from .view import view_lines
     from .window import parse_window
     kinds = _tracks(args.tracks)
-    data = _select(args, load(args.trace, slim=not args.interactive))
+    data = _select(args, load(args.trace) if args.interactive else _load_summary(args, args.filter))
     try:
         window = parse_window(args.window)
     except ValueError as e:

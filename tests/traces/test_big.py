@@ -173,6 +173,18 @@ def test_bounded_summary_in_small_chunks_equals_whole_file(capsys, monkeypatch, 
             assert a == b, argv
 
 
+def test_bounded_view_in_small_chunks_equals_whole_file(capsys, monkeypatch, trace_path):
+    """The bounded view (rows found in a first pass, cells filled chunk by chunk in a
+    second) draws the same timeline as the whole-file load."""
+    import traces.bounded as bounded
+    monkeypatch.setattr(bounded, "SPAN_CHUNK", 7)
+    for argv in (["view", trace_path, "--width", "120"], ["view", trace_path, "--collapse", "--tracks", "pipes"],
+                 ["view", trace_path, "--tracks", "streams,cores,pipes", "--filter", "a"],
+                 ["view", trace_path, "--phase", "compute", "--window", "2us:"]):
+        a, b = _both(capsys, monkeypatch, *argv)
+        assert a == b, argv
+
+
 def test_bounded_summary_holds_no_pipe_spans(trace_path):
     from traces.bounded import PipeAggregate
     from traces.bounded_load import load_bounded
