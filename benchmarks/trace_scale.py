@@ -105,7 +105,6 @@ def _fill(ev: "_Events", n_spans: int) -> int:
 def _stage(stage: str, path: str) -> None:
     from rich.console import Console
 
-    from traces.columns import SUMMARY_ARG_KEYS
     from traces.load import TraceData
     from traces.stream_load import load_trace
     t, c = time.perf_counter(), time.process_time()
