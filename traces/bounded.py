@@ -98,13 +98,19 @@ class PipeAggregate:
         self.dmin = np.concatenate((self.dmin, np.full(pad, np.inf)))
         self.dmax = np.concatenate((self.dmax, np.full(pad, -np.inf)))
 
-    def _flush(self) -> None:
+    def _take(self):
+        """The buffered chunk as (start, dur, track id) arrays, clipped to the window; None if empty."""
         s, d, t = (np.frombuffer(a, dtype=np.dtype(a.typecode)).copy() for a in self._buf)
         self._buf = [array("d"), array("d"), array("i")]
         if not len(s):
+            return None
+        return _clip(s, d, t, self.window) if self.window is not None else (s, d, t)
+
+    def _flush(self) -> None:
+        chunk = self._take()
+        if chunk is None:
             return
-        if self.window is not None:
-            s, d, t = _clip(s, d, t, self.window)
+        s, d, t = chunk
         self._grow()
         nt = len(self.tracks)
         self.n += len(s)
@@ -191,12 +197,10 @@ class CellSink(PipeAggregate):
 
     def _flush(self) -> None:
         from .view import _busy_at, _covered
-        s, d, t = (np.frombuffer(a, dtype=np.dtype(a.typecode)).copy() for a in self._buf)
-        self._buf = [array("d"), array("d"), array("i")]
-        if not len(s):
+        chunk = self._take()
+        if chunk is None:
             return
-        if self.window is not None:
-            s, d, t = _clip(s, d, t, self.window)
+        s, d, t = chunk
         g = self.group[np.minimum(t, len(self.group) - 1)]
         edges, t0, t1 = self.edges, self.t0, self.t1
         n = len(edges) - 1

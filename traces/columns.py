@@ -14,6 +14,9 @@ the pipe columns. Iterating it yields every span in file order, building pipe
 Span records on the fly, so every analysis works on it unchanged; the heavy ones
 (engine busy, overlap, core spread, ``--by core``, ``view``) read the columns
 directly with numpy (:func:`columns_of`). Times are ns.
+
+(Over 300 lines on purpose: each analysis of the columns has a branch for the
+bounded aggregates of :mod:`traces.bounded` next to it, so the two stay in step.)
 """
 from __future__ import annotations
 

@@ -20,6 +20,9 @@ The colour of a cell is the category with the most busy time in it
 (:func:`category`). ``tracks``: ``streams`` (host threads, streams and any other
 named track), ``cores`` (one row per core, its pipes merged), ``pipes`` (one row
 per pipe track); ``collapse`` turns per-core rows into one row per core type.
+
+(Over 300 lines on purpose: the rows of the whole-file, column and bounded loads
+are built here side by side, so that all three draw the same cells.)
 """
 from __future__ import annotations
 
