@@ -14,9 +14,11 @@ wall time on a shared machine can be many times that):
 * ``load``: read the file into spans (whole-file json; not with ``--big``);
 * ``load (stream)``: the same, streamed into compact columns (:mod:`traces.stream_load`);
 * ``load (ijson)``: the same with ijson as the parser, if it is installed;
-* ``summary``: streamed load + every table ``npu-trace summary`` prints (rendered
-  to a null console);
-* ``view``: streamed load + the terminal timeline at 200 columns, streams and cores.
+* ``summary``: bounded load (:mod:`traces.bounded_load`: pipe spans folded into
+  per-track aggregates and merged busy intervals as they stream) + every table
+  ``npu-trace summary`` prints (rendered to a null console);
+* ``view``: bounded load + the terminal timeline at 200 columns, streams and cores
+  (a second pass over the file fills the time cells).
 
 ``--big`` writes a trace of about ``--big-gb`` GB (the same shape; events written
 one at a time, so the generator's memory stays small) and runs the streamed stages
@@ -103,7 +105,6 @@ def _fill(ev: "_Events", n_spans: int) -> int:
 def _stage(stage: str, path: str) -> None:
     from rich.console import Console
 
-    from traces.columns import SUMMARY_ARG_KEYS
     from traces.load import TraceData
     from traces.stream_load import load_trace
     t, c = time.perf_counter(), time.process_time()
@@ -111,9 +112,12 @@ def _stage(stage: str, path: str) -> None:
         import traces.report  # noqa: F401
         import traces.view  # noqa: F401
         data = TraceData([])
-    else:   # summary and view load as the commands do (slim args: only those they read)
+    elif stage in ("summary", "view"):   # as the commands load a big file: pipe spans aggregated as they stream
+        from traces.bounded_load import load_bounded
+        data = load_bounded(path)
+    else:
         data = load_trace(path, stream=stage != "load", parser="ijson" if stage == "load (ijson)" else "scan",
-                          keep_args=SUMMARY_ARG_KEYS if stage in ("summary", "view") else None)
+                          keep_args=None)
     if stage == "summary":
         from traces.report import render_summary
         render_summary(Console(file=open(os.devnull, "w"), width=200), data, path)

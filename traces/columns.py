@@ -14,6 +14,9 @@ the pipe columns. Iterating it yields every span in file order, building pipe
 Span records on the fly, so every analysis works on it unchanged; the heavy ones
 (engine busy, overlap, core spread, ``--by core``, ``view``) read the columns
 directly with numpy (:func:`columns_of`). Times are ns.
+
+(Over 300 lines on purpose: each analysis of the columns has a branch for the
+bounded aggregates of :mod:`traces.bounded` next to it, so the two stay in step.)
 """
 from __future__ import annotations
 
@@ -157,9 +160,14 @@ class ColumnSpans:
     def tracks(self) -> set:
         """Every (process, thread) with a span (computed once)."""
         if self._tracks is None:
-            self._tracks = ({s.track for s in self.kept}
-                            | {self.pipes.tracks[i] for i in np.unique(self.pipes.track)})
+            ids = self.pipes.present() if is_aggregate(self.pipes) else np.unique(self.pipes.track)
+            self._tracks = {s.track for s in self.kept} | {self.pipes.tracks[i] for i in ids}
         return self._tracks
+
+
+def is_aggregate(pipes) -> bool:
+    """Whether ``pipes`` is a :class:`traces.bounded.PipeAggregate` (no per-span columns)."""
+    return hasattr(pipes, "unions")
 
 
 def columns_of(data) -> ColumnSpans | None:
@@ -184,6 +192,8 @@ def pipe_arrays(data, device: str | None = None):
     if cols is None:
         return None
     p = cols.pipes
+    if is_aggregate(p):
+        return ("aggregate", p, device)
     cores = p.track_core()
     start, dur, tid = p.start, p.dur, p.track
     on = np.array([t[0] == device for t in p.tracks] or [False], bool)
@@ -229,6 +239,13 @@ def span_bounds(data, device: str | None = None) -> tuple[float, float] | None:
     kept = [s for s in cols.kept if device is None or s.track[0] == device]
     lo = [min(s.start_ns for s in kept)] if kept else []
     hi = [max(s.start_ns + s.dur_ns for s in kept)] if kept else []
+    if is_aggregate(cols.pipes):
+        p = cols.pipes
+        on = [i for i in p.present() if device is None or p.tracks[i][0] == device]
+        if on:
+            lo.append(float(p.first[on].min()))
+            hi.append(float(p.last[on].max()))
+        return (min(lo), max(hi)) if lo else None
     start, dur = pipe_arrays(data, device)[:2]
     if len(start):
         lo.append(float(start.min()))
@@ -241,8 +258,13 @@ def pipe_busy(arrays) -> dict[tuple[str, str], float]:
     """{(core type, pipe): summed busy ns} of :func:`pipe_arrays` (spans of zero
     length left out): each track's sum, then the tracks' sums in track order (the
     float sum may differ in its last bits from one loop over all spans)."""
-    start, dur, tid, cores = arrays
-    per_track = np.bincount(tid, weights=dur, minlength=len(cores))   # each track's spans in file order
+    if arrays[0] == "aggregate":
+        _, p, device = arrays
+        cores = p.track_core()
+        per_track = np.where([device is None or t[0] == device for t in p.tracks] or [False], p.busy, 0.0)
+    else:
+        start, dur, tid, cores = arrays
+        per_track = np.bincount(tid, weights=dur, minlength=len(cores))   # each track's spans in file order
     out: dict[tuple[str, str], float] = {}
     for c, busy in zip(cores, per_track):
         if c is not None and busy > 0:     # durations are >= 0: a track with busy 0 has only instants
@@ -252,6 +274,10 @@ def pipe_busy(arrays) -> dict[tuple[str, str], float]:
 
 def copy_compute(arrays) -> tuple[float, float, float]:
     """(copy, compute, both) ns of pipe columns (:func:`overlap` at the pipe level)."""
+    if arrays[0] == "aggregate":
+        cs, ce = arrays[1].union(arrays[2], "copy")
+        ks, ke = arrays[1].union(arrays[2], "compute")
+        return _copy_compute_of(cs, ce, ks, ke)
     start, dur, tid, cores = arrays
     kind_of = np.array([(1 if c.pipe in COPY_PIPES else 2 if c.pipe in COMPUTE_PIPES else 0) if c is not None else 0
                         for c in cores] or [0], np.int8)
@@ -265,6 +291,10 @@ def copy_compute(arrays) -> tuple[float, float, float]:
         return merged(s, e, owned=True)
     cs, ce = union_of(1)
     ks, ke = union_of(2)
+    return _copy_compute_of(cs, ce, ks, ke)
+
+
+def _copy_compute_of(cs, ce, ks, ke) -> tuple[float, float, float]:
     c, k = float((ce - cs).sum()), float((ke - ks).sum())
     either = merged_total(np.concatenate((cs, ks)), np.concatenate((ce, ke)))
     return c, k, max(c + k - either, 0.0)
@@ -276,6 +306,8 @@ def task_bytes_from_columns(cols: ColumnSpans, windows: dict) -> dict[int, float
     GM-pipe span of cat "pipe" with args adds its ``bytes`` to the task of its name
     whose window holds its start (the latest-starting one). Sums in file order."""
     p = cols.pipes
+    if is_aggregate(p):
+        return p.task_bytes(windows) if len(p) else {}
     if not len(p):
         return {}
     base = np.array([c is not None and c.pipe in GM_PIPES for c in p.track_core()], bool)[p.track]

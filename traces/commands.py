@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 
 from rich.console import Console
@@ -33,6 +34,28 @@ def load(path: str, need_spans: bool = True, slim: bool = False) -> TraceData:
     return data
 
 
+def _load_summary(args, name_filter: str | None = None) -> TraceData:
+    """The trace for ``summary`` and ``view``: a big file with its pipe spans
+    aggregated while it streams (:mod:`traces.bounded_load`, bounded memory), else
+    :func:`load`."""
+    from . import stream_load
+    try:
+        big = os.path.getsize(args.trace) >= stream_load.STREAM_MIN_BYTES
+    except OSError:
+        big = False
+    if not big:
+        return load(args.trace, slim=True)
+    from .bounded_load import load_bounded
+    try:
+        data = load_bounded(args.trace, args.window, args.phase, core_unions=getattr(args, "by", None) == "core",
+                            name_filter=name_filter)
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    if not data.spans:
+        raise CommandError(f"{args.trace}: the trace has no spans (no X, B/E or instant events): nothing to show")
+    return data
+
+
 def _select(args, data: TraceData) -> TraceData:
     try:
         out = select(data, args.window, args.phase)
@@ -51,7 +74,7 @@ def summary(args, console: Console) -> int:
     from .report import render_summary, summary_data
     if args.top < 1:
         raise CommandError("--top must be at least 1")
-    data = _select(args, load(args.trace, slim=True))
+    data = _select(args, _load_summary(args))
     if args.device is not None and args.device not in data.devices:
         raise CommandError(f"no spans on {args.device!r} in {args.trace} "
                            f"(devices: {', '.join(data.devices) or 'none'})")
@@ -75,7 +98,7 @@ def view(args, console: Console) -> int:
     from .view import view_lines
     from .window import parse_window
     kinds = _tracks(args.tracks)
-    data = _select(args, load(args.trace, slim=not args.interactive))
+    data = _select(args, load(args.trace) if args.interactive else _load_summary(args, args.filter))
     try:
         window = parse_window(args.window)
     except ValueError as e:
@@ -114,7 +137,6 @@ def export(args, console: Console) -> int:
     from . import export as ex
     if not (args.png or args.csv or args.msprof_csv or args.html):
         raise CommandError("export needs at least one of --png, --csv, --msprof-csv, --html")
-    import os
     for out in (args.png, args.csv, args.msprof_csv, args.html):
         if out and os.path.exists(out) and os.path.samefile(out, args.trace):
             raise CommandError(f"output {out} is the input trace: choose another path")

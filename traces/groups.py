@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .columns import ColumnSpans, columns_of, merged_total, plain_spans, span_bounds
+from .columns import ColumnSpans, columns_of, is_aggregate, merged_total, plain_spans, span_bounds
 from .intervals import end_ns, intersection, is_sync, is_task, total, union
 from .load import TraceData
 from .tracks import parse_core_track
@@ -69,6 +69,9 @@ def group_summary(data: TraceData, by: str = "op") -> list[dict[str, Any]]:
 def _core_rows(cols: ColumnSpans, rows: dict[str, dict[str, Any]]) -> None:
     """``--by core`` rows of the pipe columns of a streamed trace into ``rows``."""
     p = cols.pipes
+    if is_aggregate(p):
+        _core_rows_aggregate(p, rows)
+        return
     keys = {}
     for i, t in enumerate(p.tracks):
         ct = parse_core_track(t[1])
@@ -90,11 +93,29 @@ def _core_rows(cols: ColumnSpans, rows: dict[str, dict[str, Any]]) -> None:
                        "min_ns": float(d.min()), "max_ns": float(d.max())}
 
 
+def _core_rows_aggregate(p, rows: dict[str, dict[str, Any]]) -> None:
+    """``--by core`` rows of a :class:`traces.bounded.PipeAggregate` (built with ``core_unions``)."""
+    keys: dict[str, list] = {}
+    for i in p.present():
+        t = p.tracks[i]
+        ct = parse_core_track(t[1])
+        if ct is not None:
+            keys.setdefault((t[0], ct.core), []).append(i)
+    for (dev, core), ids in sorted(keys.items(), key=lambda kv: min(kv[1])):
+        s, e = p.core_union(dev, core)
+        rows[f"{dev} / {core}"] = {"name": f"{dev} / {core}", "count": int(p.count[ids].sum()),
+                                   "total_ns": float((e - s).sum()), "min_ns": float(p.dmin[ids].min()),
+                                   "max_ns": float(p.dmax[ids].max())}
+
+
 def _core_busy(cols: ColumnSpans, data: TraceData) -> tuple[dict, dict]:
     """:func:`core_spread`'s active spans and busy ns per core of a streamed trace."""
     p = cols.pipes
-    per_track = np.bincount(p.track, weights=p.dur, minlength=len(p.tracks))   # sequential, in file order
-    present = np.bincount(p.track, minlength=len(p.tracks)) > 0
+    if is_aggregate(p):
+        per_track, present = p.busy, p.count > 0
+    else:
+        per_track = np.bincount(p.track, weights=p.dur, minlength=len(p.tracks))   # sequential, in file order
+        present = np.bincount(p.track, minlength=len(p.tracks)) > 0
     span = {}
     busy: dict[tuple, dict[int, float]] = {}
     for i, t in enumerate(p.tracks):

@@ -96,7 +96,7 @@ def from_chrome_trace(trace: Any) -> TraceData:
 
 
 def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, compact: bool = False,
-                   keep_args: frozenset | None = None) -> TraceData:
+                   keep_args: frozenset | None = None, sink: Any = None) -> TraceData:
     """:class:`TraceData` from an iterable of Chrome trace events, in one pass (so a
     streaming parser can feed it, :mod:`traces.stream_load`). Tracks are named from
     the M events wherever they appear; an "E" closes the innermost open "B" of its
@@ -106,7 +106,9 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, co
     ``compact``: spans on core (pipe) tracks named before them go into numpy
     columns, and ``spans`` is a :class:`traces.columns.ColumnSpans` (bounded memory
     for big traces; flows attach to the other spans only); ``keep_args``: with
-    ``compact``, the other spans keep only these args keys (names are shared)."""
+    ``compact``, the other spans keep only these args keys (names are shared);
+    ``sink``: with ``compact``, what takes the pipe spans instead of the columns
+    (:class:`traces.bounded.PipeAggregate`: the summary's aggregates only)."""
     procs: dict[Any, str] = {}
     threads: dict[tuple, str] = {}
     spans: list[Span] = []
@@ -114,7 +116,9 @@ def events_to_data(events: Iterable[Any], meta: dict[str, Any] | None = None, co
     counters: list[Counter] = []
     flows: list[tuple] = []
     open_b: dict[tuple, list[dict]] = {}     # B events waiting for their E, per (pid, tid)
-    pipes = PipeColumns() if compact else None
+    pipes = (sink if sink is not None else PipeColumns()) if compact else None
+    if hasattr(pipes, "bind"):
+        pipes.bind(threads)
     kept_pos = array("q")
     n_spans = [0]
     on_core: dict[tuple, bool] = {}

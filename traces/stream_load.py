@@ -35,13 +35,15 @@ def _first_char(path: Path) -> bytes:
 
 
 def load_trace(path: str | Path, stream: bool | None = None, parser: str = "scan",
-               keep_args: frozenset | None = None) -> TraceData:
+               keep_args: frozenset | None = None, sink=None) -> TraceData:
     """The :class:`TraceData` of the trace file at ``path``. ``stream``: True forces
     the streamed, compact path, False the whole-file path, None picks by size
     (:data:`STREAM_MIN_BYTES`). ``parser``: "scan" (:mod:`traces.scan`) or "ijson"
     (ImportError if ijson is missing). ``keep_args``: when streamed, the spans other
     than pipe spans keep only these args keys (e.g.
-    :data:`traces.columns.SUMMARY_ARG_KEYS`). Raises :class:`TraceLoadError`."""
+    :data:`traces.columns.SUMMARY_ARG_KEYS`). ``sink``: when streamed, what takes the
+    pipe spans instead of the columns (:mod:`traces.bounded_load`). Raises
+    :class:`TraceLoadError`."""
     path = Path(path)
     if stream is None:
         try:
@@ -53,11 +55,11 @@ def load_trace(path: str | Path, stream: bool | None = None, parser: str = "scan
     try:
         meta: dict = {}
         if parser == "ijson":
-            data = _ijson_load(path, keep_args)
+            data = _ijson_load(path, keep_args, sink)
         else:
             top: dict = {}
             with _open_text(path) as f:
-                data = events_to_data(_checked(scan_events(f, top)), compact=True, keep_args=keep_args)
+                data = events_to_data(_checked(scan_events(f, top)), compact=True, keep_args=keep_args, sink=sink)
             for key in ("metadata", "otherData"):
                 if isinstance(top.get(key), dict):
                     meta.update(top[key])
@@ -78,7 +80,7 @@ def _open_text(path: Path):
             else open(path, "r", encoding="utf-8"))
 
 
-def _ijson_load(path: Path, keep_args: frozenset | None) -> TraceData:
+def _ijson_load(path: Path, keep_args: frozenset | None, sink=None) -> TraceData:
     import ijson
     try:
         first = _first_char(path)
@@ -86,7 +88,7 @@ def _ijson_load(path: Path, keep_args: frozenset | None) -> TraceData:
             raise TraceLoadError(f"{path}: not a Chrome trace: expected an object with a \"traceEvents\" list")
         prefix = "item" if first == b"[" else "traceEvents.item"
         with _open(path) as f:
-            data = events_to_data(_checked(ijson.items(f, prefix, use_float=True)), compact=True, keep_args=keep_args)
+            data = events_to_data(_checked(ijson.items(f, prefix, use_float=True)), compact=True, keep_args=keep_args, sink=sink)
         if first == b"{" and (data.spans or data.counters):
             with _open(path) as f:      # a second scan, building only otherData (the C backend skips the rest)
                 for value in ijson.items(f, "otherData", use_float=True):

@@ -20,6 +20,9 @@ The colour of a cell is the category with the most busy time in it
 (:func:`category`). ``tracks``: ``streams`` (host threads, streams and any other
 named track), ``cores`` (one row per core, its pipes merged), ``pipes`` (one row
 per pipe track); ``collapse`` turns per-core rows into one row per core type.
+
+(Over 300 lines on purpose: the rows of the whole-file, column and bounded loads
+are built here side by side, so that all three draw the same cells.)
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ import numpy as np
 from rich.text import Text
 
 from .intervals import end_ns, is_sync, task_type
-from .columns import PipeColumns, columns_of
+from .columns import PipeColumns, columns_of, is_aggregate
 from .load import TraceData
 from .records import Span
 from .tracks import COPY_PIPES, parse_core_track, parse_stream, process_sort_key, thread_sort_key
@@ -95,6 +98,8 @@ class Row:
         self.label = label
         self.parts: dict[str, list[list[float]]] = {}
         self.members: set = set()
+        self.cells: dict[str, Any] = {}     # bounded view: category -> pipe track ids, then its cell arrays
+        self.bounds: list[float] = [math.inf, -math.inf]   # first start, last end of those tracks
 
     def add(self, span, member) -> None:
         p = self.parts.setdefault(category(span), [[], []])
@@ -129,7 +134,9 @@ def build_rows(data: TraceData, tracks: Iterable[str] = ("streams", "cores"), co
         ct = parse_core_track(s.track[1])
         member = s.track if ("pipes" in kinds or ct is None) else (s.track[0], ct.core)
         row.add(s, member)
-    if cols is not None:
+    if cols is not None and is_aggregate(cols.pipes):
+        _aggregate_rows(cols.pipes, rows, kinds, collapse)
+    elif cols is not None:
         _pipe_rows(cols.pipes, rows, kinds, collapse, want)
     return [rows[k] for k in sorted(rows, key=lambda k: k[0])]
 
@@ -169,6 +176,29 @@ def _pipe_rows(p: PipeColumns, rows: dict[tuple, Row], kinds: set[str], collapse
         row.members.update(member_of[t] for t in np.unique(p.track[idx]))
 
 
+def _aggregate_rows(p, rows: dict[tuple, Row], kinds: set[str], collapse: bool) -> None:
+    """The pipe rows of a bounded load (:class:`traces.bounded.PipeAggregate`, already
+    filtered by name): members and time bounds now, cells in :func:`render`'s second pass."""
+    groups: dict[tuple, list[int]] = {}
+    for i, track in enumerate(p.tracks):
+        k = row_key(track, kinds, collapse)
+        if k:
+            groups.setdefault((k, category(Span(track, "", 0.0, 0.0, "pipe"))), []).append(i)
+    for (k, cat), ids in groups.items():
+        on = [i for i in ids if p.count[i] > 0]
+        if not on:
+            continue
+        row = rows.get(k)
+        if row is None:
+            row = rows[k] = Row(k[1])
+        row.cells[cat] = on
+        for i in on:
+            track = p.tracks[i]
+            ct = parse_core_track(track[1])
+            row.members.add(track if ("pipes" in kinds or ct is None) else (track[0], ct.core))
+        row.bounds = [min(row.bounds[0], float(p.first[on].min())), max(row.bounds[1], float(p.last[on].max()))]
+
+
 def _busy_at(starts: np.ndarray, ends: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Summed busy time of the spans before each time in ``t`` (all sorted, ns)."""
     cs, ce = np.concatenate(([0.0], np.cumsum(starts))), np.concatenate(([0.0], np.cumsum(ends)))
@@ -198,8 +228,10 @@ def fmt_time(ns: float) -> str:
     return f"{ns:g}ns"
 
 
-def render(rows: list[Row], width: int, t0: float, t1: float) -> list[Text]:
-    """Lines of the timeline ``width`` characters wide from ``t0`` to ``t1`` (ns)."""
+def render(rows: list[Row], width: int, t0: float, t1: float, fill=None) -> list[Text]:
+    """Lines of the timeline ``width`` characters wide from ``t0`` to ``t1`` (ns).
+    ``fill(edges, t0, t1, groups)``: for a bounded load, fills each ``row.cells``
+    (groups: [(row, category, track ids)]) by streaming the file again."""
     if not rows:
         return [Text("no spans to show")]
     label_w = min(max(len(r.label) for r in rows), 28)
@@ -208,6 +240,9 @@ def render(rows: list[Row], width: int, t0: float, t1: float) -> list[Text]:
     edges = t0 + cell * np.arange(n + 1)
     lines = [_axis(label_w, n, t0, t1, cell)]
     used: set[str] = set()
+    groups = [(r, cat, ids) for r in rows for cat, ids in r.cells.items()]
+    if groups:
+        fill(edges, t0, t1, groups)
     for r in rows:
         busy = {}
         marks = np.zeros(n, bool)
@@ -223,6 +258,11 @@ def render(rows: list[Row], width: int, t0: float, t1: float) -> list[Text]:
             if zero.size:
                 idx = np.clip(((zero - t0) / cell).astype(int), 0, n - 1)
                 marks[idx[(zero >= t0) & (zero <= t1)]] = True
+        for cat, (b, lf, rt, mk) in r.cells.items():
+            busy[cat] = b
+            left |= lf
+            right |= rt
+            marks |= mk
         cats = list(busy)
         stack = np.vstack([busy[c] for c in cats])
         frac = np.minimum(stack.sum(0) / (cell * max(len(r.members), 1)), 1.0)
@@ -284,9 +324,11 @@ def view_lines(data: TraceData, width: int, tracks: Iterable[str] = ("streams", 
     rows = build_rows(data, tracks, collapse, op_filter)
     if not rows:
         return [Text("no spans to show")]
-    lo = min(min(float(np.min(p[0])) for p in r.parts.values()) for r in rows)
-    hi = max(max(float(np.max(p[1])) for p in r.parts.values()) for r in rows)
+    lo = min(min([float(np.min(p[0])) for p in r.parts.values()] + [r.bounds[0]]) for r in rows)
+    hi = max(max([float(np.max(p[1])) for p in r.parts.values()] + [r.bounds[1]]) for r in rows)
     if window is not None:
         lo = window[0] if math.isfinite(window[0]) else lo
         hi = window[1] if math.isfinite(window[1]) else hi
-    return render(rows, width, lo, hi)
+    cols = columns_of(data)
+    fill = getattr(cols.pipes, "fill_cells", None) if cols is not None else None
+    return render(rows, width, lo, hi, fill)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .columns import ColumnSpans, columns_of, plain_spans
+from .columns import ColumnSpans, columns_of, is_aggregate, plain_spans
 from .intervals import end_ns, is_kernel
 from .load import TraceData
 from .records import Counter, Span
@@ -98,6 +98,10 @@ def _clip_columns(cols: ColumnSpans, kept: list[Span], lo: float, hi: float) -> 
     """:func:`clip` of a streamed trace's spans: the kept ones already clipped
     (``kept``), the pipe columns cut with numpy; file order is kept."""
     p = cols.pipes
+    if is_aggregate(p):      # traces.bounded_load built it clipped to this window already
+        if p.window != (lo, hi):
+            raise ValueError(f"pipe aggregates were built for the window {p.window}, not {(lo, hi)}")
+        return ColumnSpans(kept, np.zeros(len(kept), np.int64), p)
     e = p.start + p.dur
     keep = ~((e < lo) | (p.start > hi) | ((p.dur > 0) & ((e <= lo) | (p.start >= hi))))
     a, b = np.maximum(p.start, lo), np.minimum(e, hi)

@@ -157,3 +157,45 @@ def test_old_trace_kernel_bytes_from_pipe_columns(tmp_path):
     a, b = op_summary(load_trace(p, stream=False)), op_summary(load_trace(p, stream=True))
     assert a[0]["bytes"] == 3 * 107.5 + 3 and a[0]["bytes_from_pipes"]
     same(b, a)
+
+
+@pytest.mark.parametrize("extra", [[], ["--phase", "steady"], ["--by", "core"], ["--window", "1us:"]])
+def test_bounded_summary_in_small_chunks_equals_whole_file(capsys, monkeypatch, trace_path, extra):
+    """The bounded summary (pipe spans folded into aggregates, :mod:`traces.bounded`)
+    with chunks of 7 spans, so every aggregate is merged across many chunks."""
+    import traces.bounded as bounded
+    monkeypatch.setattr(bounded, "SPAN_CHUNK", 7)
+    for argv in (["summary", trace_path, "--json", "--top", "1000", *extra], ["summary", trace_path, *extra]):
+        a, b = _both(capsys, monkeypatch, *argv)
+        if "--json" in argv:
+            same(json.loads(b), json.loads(a))
+        else:
+            assert a == b, argv
+
+
+def test_bounded_view_in_small_chunks_equals_whole_file(capsys, monkeypatch, trace_path):
+    """The bounded view (rows found in a first pass, cells filled chunk by chunk in a
+    second) draws the same timeline as the whole-file load."""
+    import traces.bounded as bounded
+    monkeypatch.setattr(bounded, "SPAN_CHUNK", 7)
+    for argv in (["view", trace_path, "--width", "120"], ["view", trace_path, "--collapse", "--tracks", "pipes"],
+                 ["view", trace_path, "--tracks", "streams,cores,pipes", "--filter", "a"],
+                 ["view", trace_path, "--phase", "compute", "--window", "2us:"]):
+        a, b = _both(capsys, monkeypatch, *argv)
+        assert a == b, argv
+
+
+def test_bounded_summary_holds_no_pipe_spans(trace_path):
+    from traces.bounded import PipeAggregate
+    from traces.bounded_load import load_bounded
+    data = load_bounded(trace_path)
+    assert isinstance(data.spans.pipes, PipeAggregate) and len(data.spans.pipes) > 0
+    assert not hasattr(data.spans.pipes, "start")     # no per-span column
+
+
+def test_old_trace_kernel_bytes_bounded(tmp_path, monkeypatch, capsys):
+    """Kernels without bytes args on the bounded path: a second pass sums their GM pipe spans."""
+    test_old_trace_kernel_bytes_from_pipe_columns(tmp_path)
+    a, b = _both(capsys, monkeypatch, "summary", tmp_path / "old.json", "--json")
+    same(json.loads(b), json.loads(a))
+    assert json.loads(b)["ops"][0]["bytes"] == 3 * 107.5 + 3
