@@ -17,7 +17,8 @@ CumSum             aclnnCumsumV2 (axis constant; exclusive, reverse)
 GatherElements     aclnnGather; GatherND: aclnnGatherNd (batch_dims > 0: batch positions
                    joined onto the indices by aclnnCat)
 ScatterElements    aclnnScatter (reduction none/add/mul/max/min); ScatterND:
-                   aclnnScatterNd (reduction none)
+                   aclnnScatterNd (reduction none/add/mul/max/min; the reduce is a
+                   simulator extension of aclnnScatterNd)
 TopK               aclnnTopk (K constant)
 Einsum             aclnnEinsum (any equation)
 ArgMax / ArgMin    aclnnArgMax / aclnnArgMin (select_last_index 1: reversed by
@@ -227,10 +228,10 @@ def lower_scatter_elements(ctx, node: Node, ins):
 def lower_scatter_nd(ctx, node: Node, ins):
     x, idx, upd = ins
     red = attr_str(node, "reduction", "none")
-    if red != "none":
-        raise bad(node, f"reduction {red!r} is not supported (aclnnScatterNd replaces)")
+    if red not in _REDUCE:
+        raise bad(node, f"reduction {red!r} is not supported")
     out = ctx.alloc(node.outputs[0], x.shape, x.dtype)
-    return [out], [prepare(node, "aclnnScatterNd", x.tensor, idx.tensor, upd.tensor, out.tensor)]
+    return [out], [prepare(node, "aclnnScatterNd", x.tensor, idx.tensor, upd.tensor, out.tensor, _REDUCE[red])]
 
 
 @register("TopK", opset=True)

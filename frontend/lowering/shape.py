@@ -58,14 +58,13 @@ def lower_flatten(ctx, node, ins):
 
 @register("Identity")
 def lower_identity(ctx, node, ins):
-    """Identity, and Dropout at inference (its optional mask output is not produced:
-    a node that consumes it fails with "input ... is undefined")."""
+    """Identity (and Dropout at inference: :func:`lower_dropout`)."""
     return [ctx.view(ins[0], node.outputs[0], ins[0].shape)], []
 
 
 @register("Dropout", opset=True)
 def lower_dropout(ctx, node, ins, opset: int = 13):
-    """Dropout at inference is Identity. Training mode is refused: a constant true
+    """Dropout at inference is Identity, and its optional mask is all true. Training mode is refused: a constant true
     ``training_mode`` input (opset >= 12), a runtime one, or is_test=0 (opset < 7)."""
     if opset >= 12 and len(node.inputs) > 2 and node.inputs[2]:
         t = ctx.const(node.inputs[2])
@@ -75,7 +74,11 @@ def lower_dropout(ctx, node, ins, opset: int = 13):
             raise bad(node, "training-mode Dropout is not supported (training_mode is true)")
     if opset < 7 and not attr_int(node, "is_test", 0):
         raise bad(node, "training-mode Dropout is not supported (is_test=0, opset < 7)")
-    return lower_identity(ctx, node, ins)
+    outs, calls = lower_identity(ctx, node, ins)
+    if len(node.outputs) > 1 and node.outputs[1]:   # the mask keeps every element at inference: all true,
+        mask = np.ones(ins[0].shape, bool)           # a constant made at prepare time (no kernel)
+        outs.append(ctx.upload(node.outputs[1], mask))
+    return outs, calls
 
 
 @register("Squeeze")

@@ -71,14 +71,9 @@ KNOWN_FAILURES: dict[str, str] = {
     "test_maxpool_2d_uint8": "uint8 MaxPool: CANN's aclnnMaxPool takes FLOAT, FLOAT16 and BF16 only (161002)",
     **{n: "training mode (batch statistics, running-stat outputs): not built yet" for n in
        ("test_batchnorm_epsilon_training_mode", "test_batchnorm_example_training_mode")},
-    **{n: "Dropout's mask output: not lowered yet" for n in
-       ("test_dropout_default_mask", "test_dropout_default_mask_ratio")},
     **{n: "random generator (training-mode Dropout)" for n in
        ("test_training_dropout", "test_training_dropout_default", "test_training_dropout_default_mask",
         "test_training_dropout_mask", "test_training_dropout_zero_ratio", "test_training_dropout_zero_ratio_mask")},
-    **{f"test_scatternd_{r}": "ScatterND with a reduction: CANN's aclnnScatterNd only replaces (no reduction "
-                               "parameter), and npu-sim has no reducing scatter-nd kernel yet"
-       for r in ("add", "multiply", "max", "min", "max_with_element_indices", "min_with_element_indices")},
     **{f"test_{op}_uint{bits}": _DTYPE for op in ("add", "sub", "mul", "div", "equal") for bits in (16, 32, 64)},
     **{f"test_pow_types_float32_uint{bits}": _DTYPE for bits in (32, 64)},
     **{f"test_{op}_uint{bits}": _DTYPE for op in ("greater", "less", "greater_equal", "less_equal", "max", "min",

@@ -16,8 +16,11 @@ def scatter_golden(x, axis, index, src, reduce="none"):
     return out
 
 
-def scatter_nd_golden(data, indices, updates):
+def scatter_nd_golden(data, indices, updates, reduce="none"):
     out = data.copy()
     for pos in np.ndindex(indices.shape[:-1]):
-        out[tuple(int(v) % d for v, d in zip(indices[pos], data.shape))] = updates[pos]
+        dst = tuple(int(v) % d for v, d in zip(indices[pos], data.shape))
+        old, new = out[dst], updates[pos]
+        out[dst] = {"none": new, "add": old + new, "mul": old * new,
+                    "max": np.maximum(old, new), "min": np.minimum(old, new)}[reduce]
     return out

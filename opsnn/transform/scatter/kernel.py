@@ -38,14 +38,18 @@ def scatter_fn(axis: int, reduce: str):
     return fn
 
 
-def scatter_nd_fn():
-    """out = data; out[indices[i...]] = updates[i...] (a slice when k < rank)."""
+def scatter_nd_fn(reduce: str = "none"):
+    """out = data; out[indices[i...]] (op)= updates[i...] (a slice when k < rank), in
+    index order."""
     def fn(data, indices, updates):
         out = data.copy()
         k = indices.shape[-1]
         idx = _norm("ScatterNd", indices, np.array(data.shape[:k], np.int64)).reshape(-1, k)
         upd = updates.reshape((idx.shape[0],) + data.shape[k:])
         for row, u in zip(idx, upd):
-            out[tuple(row)] = u
+            if reduce == "none":
+                out[tuple(row)] = u
+            else:
+                out[tuple(row)] = _UFUNC[reduce](out[tuple(row)], u)
         return [out]
     return fn

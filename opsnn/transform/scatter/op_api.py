@@ -1,9 +1,12 @@
 """aclnnScatter / aclnnScatterNd: write updates into a copy of a tensor by index (ONNX
-ScatterElements, ScatterND without reduction).
+ScatterElements, ScatterND).
 
 CANN prototypes (aclnn_scatter.h, aclnn_scatter_nd.h):
   aclnnScatterGetWorkspaceSize(self, dim, index, src, reduce, out, workspaceSize, executor)
   aclnnScatterNdGetWorkspaceSize(data, indices, updates, out, workspaceSize, executor)
+  (here with one simulator extension after CANN's parameters: ``reduce=0``, the codes
+  of Scatter's reduce, for ONNX ScatterND's reduction add/mul/max/min; CANN's
+  aclnnScatterNd only replaces)
   aclnnXxx(workspace, workspaceSize, executor, stream)
 Parameters (CANN order):
   self / data: any dtype this simulator has; 1-8 dims.
@@ -59,9 +62,12 @@ def _scatter(chip, self, dim, index, src, reduce, out):
                           {"dim": axis, "reduce": REDUCE[r]})
 
 
-def _scatter_nd(chip, data, indices, updates, out):
+def _scatter_nd(chip, data, indices, updates, out, reduce=0):
     op = "aclnnScatterNd"
     check_not_null(op, data=data, indices=indices, updates=updates, out=out)
+    r = int_arg(op, "reduce", reduce)
+    if r not in REDUCE:
+        raise invalid(op, f"reduce {r} must be one of {sorted(REDUCE)}")
     check_tensor_type(op, data=data, indices=indices, updates=updates, out=out)
     check_dtype(op, "indices", indices, INDEX_TYPES)
     check_dtype(op, "updates", updates, (data.data_type,))
@@ -74,8 +80,8 @@ def _scatter_nd(chip, data, indices, updates, out):
         raise invalid(op, f"updates shape {list(updates.view_shape)} does not match expected {list(ushape)}")
     check_out(op, "out", out, shape, data.data_type)
     res = (scatter_tiling(chip, "ScatterNd", data.numel, data.itemsize, indices.numel // k, slice_elems,
-                          indices.nbytes, "none") if out.numel else None)
-    return build_executor(chip, op, "ScatterNd", [data, indices, updates], [out], res, scatter_nd_fn(),
+                          indices.nbytes, REDUCE[r]) if out.numel else None)
+    return build_executor(chip, op, "ScatterNd", [data, indices, updates], [out], res, scatter_nd_fn(REDUCE[r]),
                           {"shapes": [list(shape), list(ishape)], "dtype": data.dtype_name}, {"k": k})
 
 
@@ -89,9 +95,9 @@ def aclnnScatter(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
     return execute("Scatter", workspace, workspaceSize, executor, stream)
 
 
-def aclnnScatterNdGetWorkspaceSize(data, indices, updates, out):  # noqa: N802
+def aclnnScatterNdGetWorkspaceSize(data, indices, updates, out, reduce=0):  # noqa: N802
     """Phase 1 of out = scatter_nd(data, indices, updates) (module doc)."""
-    return prepare("ScatterNd", lambda chip: _scatter_nd(chip, data, indices, updates, out))
+    return prepare("ScatterNd", lambda chip: _scatter_nd(chip, data, indices, updates, out, reduce))
 
 
 def aclnnScatterNd(workspace, workspaceSize, executor, stream):  # noqa: N802,N803

@@ -111,6 +111,18 @@ def test_scatter_nd_and_many_tiles(npu, rng):
     assert many_tiles(ex)
 
 
+@pytest.mark.parametrize("reduce,name", [(1, "add"), (2, "mul"), (3, "max"), (4, "min")])
+def test_scatter_nd_reductions(npu, rng, reduce, name):
+    """aclnnScatterNd's reduce (a simulator extension after CANN's parameters, for ONNX
+    ScatterND's reduction): duplicate index tuples combine in index order."""
+    x = rng.standard_normal((5, 4, 3)).astype(np.float32)
+    idx = np.array([[1, 2], [-4, 2], [0, 0], [4, 3]], np.int64)   # [1, 2] twice (-4 = 1)
+    upd = rng.standard_normal((4, 3)).astype(np.float32)
+    (got,), ex = run(npu, "ScatterNd", x, idx, upd, Out(x.shape, x.dtype), reduce)
+    ref = scatter_nd_golden(x.astype(np.float64), idx, upd.astype(np.float64), name)
+    np.testing.assert_allclose(got, ref, rtol=1e-6)
+
+
 def test_scatter_errors(npu):
     def t(shape, dtype=np.float32):
         return npu.empty(shape, dtype)[1]
@@ -123,6 +135,8 @@ def test_scatter_errors(npu):
     expect_error(opsnn.aclnnScatterGetWorkspaceSize, (x, 0, None, s, 0, t((3, 4))), NULL, "index is null")
     expect_error(opsnn.aclnnScatterNdGetWorkspaceSize, (x, t((2, 1), np.int64), t((2, 3)), t((3, 4))), INVALID,
                  "updates shape [2, 3] does not match expected [2, 4]")
+    expect_error(opsnn.aclnnScatterNdGetWorkspaceSize, (x, t((2, 1), np.int64), t((2, 4)), t((3, 4)), 9), INVALID,
+                 "reduce 9 must be one of")
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
