@@ -206,8 +206,10 @@ def op_summary(source: Any, device: str | None = None, include_sync: bool = Fals
             r["bytes_from_pipes"] |= k["bytes_counted"]
         r["mean_ns"] = tot / r["count"]
         r["share"] = tot / grand if grand else 0.0
-        r["tflops"] = r["flops"] / tot / 1e3 if tot else 0.0
-        r["gb_per_s"] = r["bytes"] / tot if tot else 0.0
+        # rates need at least 1 ns of time: a span cut to a sliver by --window/--phase
+        # keeps its whole byte count, and bytes / 1e-9 ns is no rate (0 = "-" in the table)
+        r["tflops"] = r["flops"] / tot / 1e3 if tot >= 1.0 else 0.0
+        r["gb_per_s"] = r["bytes"] / tot if tot >= 1.0 else 0.0
         r["pipe_busy_ns"] = dict(sorted(r["pipe_busy_ns"].items(), key=lambda kv: order.get(kv[0], 99)))
         if unit_ns:
             named = ratios(r["pipe_busy_ns"], unit_ns)

@@ -100,8 +100,8 @@ def op_rows(items: Iterable[tuple[str, float, dict]]) -> dict[str, dict[str, Any
         r["compute_util"] = r.pop("_cu") / tot if tot else 0.0
         r["memory_util"] = r.pop("_mu") / tot if tot else 0.0
         r["bound"] = max(BOUNDS, key=r["bound_ns"].get) if any(r["bound_ns"].values()) else ""
-        r["tflops"] = r["flops"] / tot / 1e3 if tot else 0.0
-        r["gb_per_s"] = r["bytes"] / tot if tot else 0.0
+        r["tflops"] = r["flops"] / tot / 1e3 if tot >= 1.0 else 0.0   # no rate from a sliver of time
+        r["gb_per_s"] = r["bytes"] / tot if tot >= 1.0 else 0.0       # (a span cut by --window)
         r["flop_per_s"] = r["flops"] / tot * 1e9 if tot else 0.0
         r["gm_bytes_per_s"] = r["gm_bytes"] / tot * 1e9 if tot else 0.0
     return rows

@@ -117,8 +117,8 @@ def render_summary(console: Console, data: TraceData, source_name: str, top: int
                  "Max (ns)": ns(r["max_ns"]), "Share": pct(r["share"]), "Bound": r.get("bound") or "-",
                  "FLOPs": si(r["flops"]) if r["flops"] else "-",
                  "Bytes": (si(r["bytes"]) + ("*" if r["bytes_from_pipes"] else "")) if r["bytes"] else "-",
-                 "TFLOP/s": f"{r['tflops']:.3f}" if r["flops"] else "-",
-                 "GB/s": f"{r['gb_per_s']:.1f}" if r["bytes"] else "-"}
+                 "TFLOP/s": f"{r['tflops']:.3f}" if r["flops"] and r["tflops"] else "-",
+                 "GB/s": f"{r['gb_per_s']:.1f}" if r["bytes"] and r["gb_per_s"] else "-"}
         t.add_row(*(cells[c] for c in cols))
     console.print(t)
     if any(r["bytes_from_pipes"] for r in rep["ops"]):

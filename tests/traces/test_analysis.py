@@ -113,6 +113,14 @@ def test_op_rows_bytes_are_the_stated_ones_else_the_counted_ones():
     assert rows["C"]["bytes"] == 0 and rows["C"]["gb_per_s"] == 0.0
 
 
+def test_no_rate_from_a_span_cut_to_a_sliver():
+    """A copy cut by --window/--phase to 1e-6 ns keeps its bytes; bytes / 1e-6 ns is no
+    rate, so GB/s is 0 (printed "-"), not 1e12."""
+    rows = op_rows([("MEMCPY H2D", 1e-6, {"bytes": 10**6}), ("Add", 2.0, {"bytes": 8, "flops": 2})])
+    assert rows["MEMCPY H2D"]["gb_per_s"] == 0.0 and rows["MEMCPY H2D"]["tflops"] == 0.0
+    assert rows["Add"]["gb_per_s"] == 4.0
+
+
 def test_engine_cores_per_architecture():
     figs = {"aic_count": 24, "aiv_count": 48, "architecture": "separated"}
     sep = engine_cores(figs)
