@@ -108,18 +108,14 @@ def test_cnn_model_cli_check_passes(build, tmp_path, capsys):
     assert m and float(m.group(1)) < 1e-4, out
 
 
-@pytest.mark.parametrize("build", [mobilenet_v2_style, unet_style], ids=["mobilenet_v2", "unet"])
-def test_cnn_model_runner_matches_corrected_reference(build):
-    """The same models through the frontend runner (what ``npu-sim run`` calls), every
-    kernel listed, against the corrected reference at float32 tolerance."""
+def run_on_tiny(model, feeds: dict):
+    """Prepare ``model`` with the frontend runner (what ``npu-sim run`` calls) on the
+    tiny chip and run it once: (outputs by name, the aclnn names of its calls)."""
     from acl_runtime import acl
 
     from frontend.onnx_import import load_onnx
     from frontend.profiling import acl_initialized
-    from frontend.reference import reference_evaluator
     from frontend.runner import ModelRunner
-    model = build()
-    x = RNG.random([d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]).astype(np.float32)
     if acl_initialized():
         acl.finalize()
     acl.init(chip="tiny")
@@ -127,10 +123,22 @@ def test_cnn_model_runner_matches_corrected_reference(build):
     try:
         runner = ModelRunner(load_onnx(model))
         runner.prepare()
-        got = runner.run({"x": x}).outputs[model.graph.output[0].name]
+        got = runner.run(feeds).outputs
         names = [c.aclnn for c in runner.calls] if hasattr(runner.calls[0], "aclnn") else []
     finally:
         acl.finalize()
+    return got, names
+
+
+@pytest.mark.parametrize("build", [mobilenet_v2_style, unet_style], ids=["mobilenet_v2", "unet"])
+def test_cnn_model_runner_matches_corrected_reference(build):
+    """The same models through the frontend runner (what ``npu-sim run`` calls), every
+    kernel listed, against the corrected reference at float32 tolerance."""
+    from frontend.reference import reference_evaluator
+    model = build()
+    x = RNG.random([d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]).astype(np.float32)
+    outs, names = run_on_tiny(model, {"x": x})
+    got = outs[model.graph.output[0].name]
     want = reference_evaluator(model).run(None, {"x": x})[0]
     assert got.shape == want.shape
     err = np.abs(got.astype(np.float64) - want).max() / np.abs(want).max()

@@ -18,7 +18,7 @@ import pytest
 from onnx import TensorProto, helper
 
 from frontend.cli import main
-from tests.frontend.test_models_cnn import _G
+from tests.frontend.test_models_cnn import _G, run_on_tiny
 
 RNG = np.random.default_rng(5)
 OUTS = ("scores", "indices", "boxes")
@@ -62,24 +62,10 @@ def test_yolo_head_cli_check_passes(tmp_path, capsys, mode):
 
 
 def test_yolo_head_runner_matches_corrected_reference():
-    from acl_runtime import acl
-
-    from frontend.onnx_import import load_onnx
-    from frontend.profiling import acl_initialized
     from frontend.reference import reference_evaluator
-    from frontend.runner import ModelRunner
     model = yolo_style_head()
     x = RNG.random((1, 3, 16, 16)).astype(np.float32)
-    if acl_initialized():
-        acl.finalize()
-    acl.init(chip="tiny")
-    acl.rt.set_device(0)
-    try:
-        runner = ModelRunner(load_onnx(model))
-        runner.prepare()
-        got = runner.run({"x": x}).outputs
-    finally:
-        acl.finalize()
+    got, _ = run_on_tiny(model, {"x": x})
     want = dict(zip(OUTS, reference_evaluator(model).run(list(OUTS), {"x": x})))
     np.testing.assert_array_equal(got["indices"], want["indices"])   # random scores: no ties
     for name in ("scores", "boxes"):
