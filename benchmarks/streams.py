@@ -74,6 +74,23 @@ def _gate(s: Session, streams) -> tuple:
     return gate, opener
 
 
+def _link(s: Session, before, after) -> None:
+    """``after`` waits for the work enqueued on ``before`` so far (record, then wait)."""
+    e = s.event()
+    e.record(before)
+    after.wait(e)
+
+
+def _release(s: Session, gate, opener, last) -> float:
+    """Record the end on ``last``, open ``gate`` (all work is enqueued), synchronize:
+    simulated us from the gate to the end."""
+    end = s.event()
+    end.record(last)
+    gate.record(opener)
+    s.synchronize()
+    return end.elapsed_ms(gate, end) * 1e3
+
+
 def _parallel(chip: str, n_req: int, n_streams: int, seq: int) -> tuple[float, float]:
     """(simulated total us, mean latency us) of ``n_req`` requests over ``n_streams``."""
     with Session(chip=chip, timing_only=True) as s:
@@ -90,15 +107,9 @@ def _parallel(chip: str, n_req: int, n_streams: int, seq: int) -> tuple[float, f
             b = s.event()
             b.record(st)
             marks.append((a, b))
-        end = s.event()
         for st in streams[1:]:
-            e = s.event()
-            e.record(st)
-            streams[0].wait(e)
-        end.record(streams[0])
-        t0.record(opener)
-        s.synchronize()
-        total_us = end.elapsed_ms(t0, end) * 1e3
+            _link(s, st, streams[0])
+        total_us = _release(s, t0, opener, streams[0])
         lat = float(np.mean([a.elapsed_ms(a, b) * 1e3 for a, b in marks]))
         return total_us, lat
 
@@ -115,15 +126,9 @@ def _overlap(chip: str, n_req: int, seq: int, overlapped: bool) -> float:
         for x in xs:
             s.memcpy(x, host, stream=copy)
             if overlapped:
-                up = s.event()
-                up.record(copy)
-                compute.wait(up)
+                _link(s, copy, compute)
             _stage2(_stage1(x, w1, compute), x, w2, compute, H)
-        end = s.event()
-        end.record(compute)
-        start.record(opener)
-        s.synchronize()
-        return end.elapsed_ms(start, end) * 1e3
+        return _release(s, start, opener, compute)
 
 
 def _pipeline(chip: str, n_req: int, seq: int, two_streams: bool) -> float:
@@ -136,15 +141,9 @@ def _pipeline(chip: str, n_req: int, seq: int, two_streams: bool) -> float:
         for x in xs:
             h1 = _stage1(x, w1, sa)
             if two_streams:
-                e = s.event()
-                e.record(sa)
-                sb.wait(e)
+                _link(s, sa, sb)
             _stage2(h1, x, w2, sb, H)
-        end = s.event()
-        end.record(sb)
-        start.record(opener)
-        s.synchronize()
-        return end.elapsed_ms(start, end) * 1e3
+        return _release(s, start, opener, sb)
 
 
 def _host_bound(chip: str, n_ops: int, n_streams: int, captured: bool) -> float:
