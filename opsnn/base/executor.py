@@ -119,7 +119,7 @@ class aclOpExecutor:  # noqa: N801 (CANN spelling)
     (bytes) is this handle's own copy.
     """
 
-    __slots__ = ("plan", "slots", "overrides", "workspace_size", "state", "runs", "__weakref__")
+    __slots__ = ("plan", "slots", "overrides", "workspace_size", "state", "runs", "gm_layout", "__weakref__")
 
     def __new__(cls, *args, **kwargs):
         h = POOL.take()
@@ -130,6 +130,7 @@ class aclOpExecutor:  # noqa: N801 (CANN spelling)
         plan = ExecutorPlan(op_name, kernels, inputs, outputs, workspace_size, info, tiling)
         self.plan = plan
         self.slots = plan.inputs + plan.outputs
+        self.gm_layout: list | None = None   # per slot (is_input, byte offset, extent), made at first launch
         self.overrides: list | None = None
         self.workspace_size = plan.workspace_size
         self.state = REPEATABLE if repeatable else PREPARED
@@ -144,6 +145,7 @@ class aclOpExecutor:  # noqa: N801 (CANN spelling)
             h = object.__new__(cls)
         h.plan = plan
         h.slots = slots
+        h.gm_layout = None
         h.overrides = None
         h.workspace_size = plan.workspace_size
         h.state = PREPARED

@@ -168,29 +168,24 @@ def _launch(name: str, executor: aclOpExecutor, plan, addrs: list, workspace, st
     return ACLNN_SUCCESS
 
 
-#: id(executor) -> (its slot tensors, n_inputs, per slot None or (is_input, byte offset, byte
-#: extent)): a slot's view layout is fixed once bound, so phase 2 only adds the addresses.
-#: Checked against the slot tensors by identity (aclTensor has no __eq__); cleared past 4096.
-_LAYOUTS: dict[int, tuple] = {}
-
-
 def _slot_layout(executor: aclOpExecutor) -> list:
-    slots = executor.slots
+    """Per slot None or (is_input, byte offset, byte extent) of its view: fixed once the
+    slot tensors are bound, so it is made at the handle's first launch and kept on it
+    (``aclOpExecutor.gm_layout``, reset whenever slots are bound); phase 2 then only adds
+    the addresses."""
+    layout = executor.gm_layout
+    if layout is not None:
+        return layout
     n_in = executor.plan.n_inputs
-    hit = _LAYOUTS.get(id(executor))
-    if hit is not None and hit[0] == slots and hit[1] == n_in:
-        return hit[2]
     layout = []
-    for i, t in enumerate(slots):
+    for i, t in enumerate(executor.slots):
         if t is None or t.numel == 0:
             layout.append(None)
             continue
         item = t.itemsize
         extent = sum((d - 1) * s for d, s in zip(t.view_shape, t.view_strides)) + 1
         layout.append((i < n_in, t.view_offset * item, extent * item))
-    if len(_LAYOUTS) > 4096:
-        _LAYOUTS.clear()
-    _LAYOUTS[id(executor)] = (list(slots), n_in, layout)
+    executor.gm_layout = layout
     return layout
 
 
