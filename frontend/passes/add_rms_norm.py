@@ -19,7 +19,7 @@ aclnnAddRmsNorm refuses the operands (an integer dtype, say).
 from __future__ import annotations
 
 from ..graph import Graph, Node
-from .util import producers
+from .util import fused_names, producers
 
 FUSED_ADD_RMS_NORM = "FusedAddRmsNorm"
 
@@ -71,7 +71,7 @@ def fuse_add_rms_norm(g: Graph) -> int:
         fused = Node(FUSED_ADD_RMS_NORM, f"{n.name}__add_rms_norm{k}", [p.inputs[0], p.inputs[1], n.inputs[1]],
                      [n.outputs[0], p.outputs[0]],
                      {"axis": int(n.attrs.get("axis", -1)), "epsilon": float(n.attrs.get("epsilon", 1e-5)),
-                      "fused": [p.op_type, n.op_type], "members": [p, n]})
+                      "fused": [p.op_type] + fused_names(n), "members": [p, n]})
         i = next(j for j, m in enumerate(g.nodes) if m is p)
         g.nodes[i] = fused
         g.nodes[:] = [m for m in g.nodes if m is not n]
