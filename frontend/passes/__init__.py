@@ -91,4 +91,5 @@ def apply_passes(graph: Graph, mode: str = "graph", disabled: Iterable[str] = ()
 
 
 __all__ = ["MODES", "PASSES", "Pass", "apply_passes", "pass_names", "fold_batchnorm", "fuse_cube_epilogue",
-           "fuse_add_rms_norm", "fuse_rms_norm", "fuse_swiglu", "fuse_rotary", "fuse_elementwise", "fuse_dequant_epilogue"]
+           "fuse_add_rms_norm", "fuse_rms_norm", "fuse_swiglu", "fuse_rotary", "fuse_elementwise",
+           "fuse_dequant_epilogue"]

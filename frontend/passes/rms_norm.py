@@ -33,21 +33,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Node
-from .util import consumers, producers, sole_consumer
+from .util import consumers, producers, sole_consumer, value_shape
 
 RMS_NORM = "RMSNormalization"
 
 
 def _const(g: Graph, name: str):
     return None if not name or name not in g.constants else np.asarray(g.constants[name])
-
-
-def _shape(g: Graph, name: str):
-    if name in g.constants:
-        return tuple(g.constants[name].shape)
-    if name in g.inputs:
-        return tuple(g.inputs[name][0])
-    return g.shapes.get(name)
 
 
 def _scalar(g: Graph, name: str) -> float | None:
@@ -130,7 +122,7 @@ def _match(g: Graph, y: Node, prod: dict, cons: dict):
         if got is None:
             continue
         x, sqrt = got
-        xs = _shape(g, x)
+        xs = value_shape(g, x)
         add = ch.take(sqrt.inputs[0], sqrt, ("Add",))
         if xs is None or not xs or add is None or len(add.inputs) != 2:
             continue
@@ -144,7 +136,7 @@ def _match(g: Graph, y: Node, prod: dict, cons: dict):
             sq = ch.take(mean.inputs[0], mean, ("Pow", "Mul"))
             if sq is None or not _last_axis_mean(g, mean, len(xs)) or _squared(g, sq) != x:
                 break
-            gs = _shape(g, gamma)
+            gs = value_shape(g, gamma)
             if gs == (xs[-1],):
                 return x, gamma, eps, ch.members + [y]
             c = _const(g, gamma)
