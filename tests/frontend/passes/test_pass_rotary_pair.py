@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import onnx
 from onnx import helper, numpy_helper
 
 from frontend import profiling
@@ -77,6 +78,17 @@ def test_not_paired_another_batch_or_cos_sin_in_another_layout(rng):
     g = graph(m)
     assert g.shapes.get("cos_sd") == (S, D) or "cos_sd" in g.constants
     assert fuse_rotary(g) == 2 and ops(g).count("FusedRotaryPosEmb") == 2
+
+
+def test_a_reader_of_q_before_the_key_rotation_puts_the_pair_at_the_query(rng):
+    m = _qk(rng)
+    nodes = list(m.graph.node)
+    m.graph.ClearField("node")
+    m.graph.node.extend(nodes[:7] + [helper.make_node("Relu", ["qr"], ["qrelu"])] + nodes[7:])
+    m.graph.output.append(helper.make_tensor_value_info("qrelu", onnx.TensorProto.FLOAT, [B, NQ, S, D]))
+    g = graph(m)
+    assert fuse_rotary(g) == 3
+    assert ops(g) == ["FusedRotaryPosEmb", "Relu"] and g.nodes[0].outputs == ["qr", "kr"]
 
 
 def test_a_key_computed_from_the_rotated_query_is_not_paired(rng):
