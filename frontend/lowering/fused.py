@@ -146,19 +146,26 @@ def lower_fused_swiglu(ctx, node: Node, ins: list[DTensor], opset: int):
 
 @register("FusedRotaryPosEmb", opset=True)
 def lower_fused_rotary(ctx, node: Node, ins: list[DTensor], opset: int):
-    """x [B, N, S, D] rotated by cos/sin [b, 1, S, D] or [S, D] (rotate-half form)."""
+    """x [B, N, S, D] rotated by cos/sin [b, 1, S, D] or [S, D] (rotate-half form); a
+    pair (inputs [q, cos, sin, k], outputs [q', k']) rotates k [B, Nk, S, D] too, as keyRef."""
     from .tensors import cast_to, strided_view
-    x, cos, sin = ins
-    if x.dtype.kind == "f" and cos.dtype == sin.dtype == x.dtype:
+    x, cos, sin = ins[:3]
+    xs = [x] + list(ins[3:])
+    if all(t.dtype.kind == "f" and t.dtype == x.dtype for t in xs) and cos.dtype == sin.dtype == x.dtype:
         b, n, s, d = x.shape
         cb = cos.shape[0] if len(cos.shape) == 4 else 1
         try:
-            out, copy = cast_to(ctx, node, x, x.dtype, node.outputs[0])
-            q = strided_view(out, node.outputs[0] + "__bsnd", (b, s, n, d), (n * s * d, d, s * d, 1))
+            outs, views, copies = [], [], []
+            for t, name in zip(xs, node.outputs):
+                out, copy = cast_to(ctx, node, t, t.dtype, name)
+                tn = t.shape[1]
+                views.append(strided_view(out, name + "__bsnd", (b, s, tn, d), (tn * s * d, d, s * d, 1)).tensor)
+                outs.append(out)
+                copies.append(copy)
             cv = ctx.view(cos, node.outputs[0] + "__cos_bs1d", (cb, s, 1, d))
             sv = ctx.view(sin, node.outputs[0] + "__sin_bs1d", (cb, s, 1, d))
-            return [out], [copy, prepare(node, "aclnnApplyRotaryPosEmb", q.tensor, None, cv.tensor, sv.tensor, 1,
-                                         "half", list(node.attrs.get("fused", ())))]
+            return outs, copies + [prepare(node, "aclnnApplyRotaryPosEmb", views[0], (views[1:] or [None])[0],
+                                           cv.tensor, sv.tensor, 1, "half", list(node.attrs.get("fused", ())))]
         except UnsupportedModelError:
             pass
     return _fallback(ctx, node, ins, opset)

@@ -25,6 +25,7 @@ from .batchnorm import fold_batchnorm
 from .dequant import fuse_dequant_epilogue
 from .elementwise import fuse_elementwise
 from .epilogue import fuse_cube_epilogue
+from .rms_norm import fuse_rms_norm
 from .rotary import fuse_rotary
 from .swiglu import fuse_swiglu
 
@@ -48,6 +49,7 @@ PASSES: tuple[Pass, ...] = (
          "whose per-channel dequant/requant FixPipe applies (aclnnQuantMatmulV4)", fuse_dequant_epilogue),
     Pass("fuse_cube_epilogue", "bias and Relu/LeakyRelu/Clip after a Conv/MatMul/Gemm applied as L0C drains to GM",
          fuse_cube_epilogue),
+    Pass("fuse_rms_norm", "decomposed RMSNorm (Pow/ReduceMean/Add/Sqrt/Div/Mul) as one aclnnRmsNorm", fuse_rms_norm),
     Pass("fuse_add_rms_norm", "residual Add feeding RMSNormalization as one aclnnAddRmsNorm (the sum kept as xOut)",
          fuse_add_rms_norm),
     Pass("fuse_swiglu", "silu(a) * b of a Split or of two MatMuls over one input as one aclnnSwiGlu",
@@ -89,4 +91,5 @@ def apply_passes(graph: Graph, mode: str = "graph", disabled: Iterable[str] = ()
 
 
 __all__ = ["MODES", "PASSES", "Pass", "apply_passes", "pass_names", "fold_batchnorm", "fuse_cube_epilogue",
-           "fuse_add_rms_norm", "fuse_swiglu", "fuse_rotary", "fuse_elementwise", "fuse_dequant_epilogue"]
+           "fuse_add_rms_norm", "fuse_rms_norm", "fuse_swiglu", "fuse_rotary", "fuse_elementwise",
+           "fuse_dequant_epilogue"]

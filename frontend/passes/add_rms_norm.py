@@ -19,17 +19,9 @@ aclnnAddRmsNorm refuses the operands (an integer dtype, say).
 from __future__ import annotations
 
 from ..graph import Graph, Node
-from .util import producers
+from .util import fused_names, producers, value_shape
 
 FUSED_ADD_RMS_NORM = "FusedAddRmsNorm"
-
-
-def _shape(g: Graph, name: str):
-    if name in g.constants:
-        return tuple(g.constants[name].shape)
-    if name in g.inputs:
-        return tuple(g.inputs[name][0])
-    return g.shapes.get(name)
 
 
 def _match(g: Graph, n: Node, prod: dict, pos: dict) -> Node | None:
@@ -40,11 +32,11 @@ def _match(g: Graph, n: Node, prod: dict, pos: dict) -> Node | None:
     p = prod.get(x)
     if p is None or p.op_type not in ("Add", "Sum") or len(p.inputs) != 2 or not all(p.inputs):
         return None
-    xs = _shape(g, x)
-    if xs is None or any(_shape(g, i) != xs for i in p.inputs):
+    xs = value_shape(g, x)
+    if xs is None or any(value_shape(g, i) != xs for i in p.inputs):
         return None
     axis = int(n.attrs.get("axis", -1))
-    if not -len(xs) <= axis < len(xs) or _shape(g, scale) != xs[axis % len(xs):]:
+    if not -len(xs) <= axis < len(xs) or value_shape(g, scale) != xs[axis % len(xs):]:
         return None
     sp = prod.get(scale)
     if sp is not None and pos[id(sp)] > pos[id(p)]:
@@ -71,7 +63,7 @@ def fuse_add_rms_norm(g: Graph) -> int:
         fused = Node(FUSED_ADD_RMS_NORM, f"{n.name}__add_rms_norm{k}", [p.inputs[0], p.inputs[1], n.inputs[1]],
                      [n.outputs[0], p.outputs[0]],
                      {"axis": int(n.attrs.get("axis", -1)), "epsilon": float(n.attrs.get("epsilon", 1e-5)),
-                      "fused": [p.op_type, n.op_type], "members": [p, n]})
+                      "fused": [p.op_type] + fused_names(n), "members": [p, n]})
         i = next(j for j, m in enumerate(g.nodes) if m is p)
         g.nodes[i] = fused
         g.nodes[:] = [m for m in g.nodes if m is not n]

@@ -10,6 +10,13 @@ sin))`` (either operand order of the Muls and the Add) with x 4-D [B, N, S, D]
 (steps 1), cos and sin of one shape [b, 1, S, D] (b in 1, B) or [S, D], and every
 intermediate read only inside the pattern (not a graph output).
 
+Then two fused rotations that read the same cos and sin, with x shapes [B, Nq, S, D]
+and [B, Nk, S, D] (the query and the key of one attention), become one node with
+inputs [q, cos, sin, k] and outputs [q', k'] (``attrs["pair"]``): aclnnApplyRotaryPosEmb
+rotates queryRef and keyRef in one kernel. Not paired: different cos or sin values,
+shapes that differ in B, S or D (another layout, or a cache of another length), or no
+place in the node order where both inputs exist before both outputs are read.
+
 Not matched: halves swapped in the Concat (the rotation's sign), a Slice that is not
 an exact half, a Neg or Concat read elsewhere, cos/sin broadcasting over heads
 differently, an unknown shape.
@@ -114,4 +121,57 @@ def fuse_rotary(g: Graph) -> int:
         gone = {id(m) for m in members[:-1]}
         g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
         done += 1
-    return done
+    return done + _pair_query_key(g)
+
+
+def _compatible(g: Graph, a: Node, b: Node) -> bool:
+    """Whether single rotations ``a`` and ``b`` can share one kernel: the same cos and
+    sin values, and x shapes [B, Na, S, D], [B, Nb, S, D] (aclnnApplyRotaryPosEmb's
+    queryRef/keyRef: B, S and D equal, head counts free)."""
+    if a.inputs[1:] != b.inputs[1:] or len(a.inputs) != 3 or len(b.inputs) != 3:
+        return False
+    sa, sb = _shape(g, a.inputs[0]), _shape(g, b.inputs[0])
+    return sa is not None and sb is not None and (sa[0], sa[2], sa[3]) == (sb[0], sb[2], sb[3]) and \
+        a.inputs[0] != b.inputs[0]
+
+
+def _slot(g: Graph, a: Node, b: Node) -> int | None:
+    """Where a pair of ``a`` (earlier) and ``b`` (later) can sit in ``g.nodes`` in
+    topological order: at ``b`` when nothing between reads ``a``'s output, else at ``a``
+    when ``b``'s inputs are all written before ``a``; None when neither holds."""
+    pos = {id(n): i for i, n in enumerate(g.nodes)}
+    ia, ib = pos[id(a)], pos[id(b)]
+    if not any(a.outputs[0] in n.inputs for n in g.nodes[ia + 1:ib]):
+        return ib
+    prod = producers(g)
+    if all(i not in prod or pos[id(prod[i])] < ia for i in b.inputs):
+        return ia
+    return None
+
+
+def _pair_query_key(g: Graph) -> int:
+    """Join fused single rotations two by two (the query's and the key's of one
+    attention) into one ``FusedRotaryPosEmb`` with inputs [q, cos, sin, k] and outputs
+    [q', k']: CANN's aclnnApplyRotaryPosEmb rotates queryRef and keyRef in one kernel
+    (one launch, cos/sin read once). Returns how many pairs were made."""
+    pairs = 0
+    singles = [n for n in g.nodes if n.op_type == FUSED_ROTARY and len(n.inputs) == 3]
+    used: set[int] = set()
+    for i, a in enumerate(singles):
+        if id(a) in used:
+            continue
+        for b in singles[i + 1:]:
+            if id(b) in used or not _compatible(g, a, b):
+                continue
+            at = _slot(g, a, b)
+            if at is None:
+                continue
+            used.update((id(a), id(b)))
+            node = Node(FUSED_ROTARY, f"{a.name}__qk", [a.inputs[0], a.inputs[1], a.inputs[2], b.inputs[0]],
+                        [a.outputs[0], b.outputs[0]],
+                        {"fused": a.attrs["fused"] + b.attrs["fused"], "members": [a, b], "pair": True})
+            g.nodes[at] = node
+            g.nodes[:] = [n for n in g.nodes if n is not a and n is not b]
+            pairs += 1
+            break
+    return pairs

@@ -28,6 +28,16 @@ def sole_consumer(g: Graph, cons: dict[str, list[Node]], name: str) -> Node | No
     return c[0] if len(c) == 1 and name not in g.outputs else None
 
 
+def value_shape(g: Graph, name: str) -> tuple | None:
+    """The static shape of value ``name``: a constant's, a graph input's, or the one shape
+    inference found; None when unknown."""
+    if name in g.constants:
+        return tuple(g.constants[name].shape)
+    if name in g.inputs:
+        return tuple(g.inputs[name][0])
+    return g.shapes.get(name)
+
+
 def fused_names(n: Node) -> list[str]:
     """The op types ``n`` stands for: ``attrs["fused"]`` or just its own."""
     return list(n.attrs.get("fused") or [n.op_type])

@@ -14,7 +14,8 @@ or ``python -m frontend.workloads decoder --preset llama-7b --cache-len 2048``, 
 
 Modules: :mod:`.config` (TransformerConfig, PRESETS), :mod:`.layer` (LayerWorkload,
 its PreparedProgram, WorkloadResult), :mod:`.builders` (encoder_layer, decoder_step),
-:mod:`.reference` (float64 references), :mod:`.cli` (simulate, the table, main).
+:mod:`.reference` (float64 references), :mod:`.cli` (simulate, the table, main),
+:mod:`.encoder_onnx` (the encoder layer as an exported ONNX graph, for graph vs eager mode).
 
 Every op is an opsnn two-phase call: phase 1 once when the layer is built (executors
 made repeatable, collected in a :class:`frontend.program.PreparedProgram`), phase 2 on

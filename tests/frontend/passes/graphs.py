@@ -52,3 +52,14 @@ def graph(m):
 
 def ops(g):
     return [n.op_type for n in g.nodes]
+
+
+def run_modes(g, feeds, modes=("eager", "graph")):
+    """Prepare and run Graph ``g`` on the open device in each mode: mode -> RunResult."""
+    from frontend.runner import ModelRunner
+    out = {}
+    for mode in modes:
+        runner = ModelRunner(g, mode=mode)
+        runner.prepare()
+        out[mode] = runner.run(feeds)
+    return out
