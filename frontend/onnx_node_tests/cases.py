@@ -69,8 +69,6 @@ _NARROW = ("FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "FL
 KNOWN_FAILURES: dict[str, str] = {
     "test_top_k_uint64": _DTYPE,
     "test_maxpool_2d_uint8": "uint8 MaxPool: CANN's aclnnMaxPool takes FLOAT, FLOAT16 and BF16 only (161002)",
-    **{n: "training mode (batch statistics, running-stat outputs): not built yet" for n in
-       ("test_batchnorm_epsilon_training_mode", "test_batchnorm_example_training_mode")},
     **{n: "random generator (training-mode Dropout)" for n in
        ("test_training_dropout", "test_training_dropout_default", "test_training_dropout_default_mask",
         "test_training_dropout_mask", "test_training_dropout_zero_ratio", "test_training_dropout_zero_ratio_mask")},
