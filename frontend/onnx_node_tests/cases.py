@@ -97,11 +97,6 @@ KNOWN_FAILURES: dict[str, str] = {
     **{f"test_{op}_{t}": _DTYPE for op in ("quantizelinear", "dequantizelinear")
        for t in ("e4m3fn", "e5m2", "float4e2m1", "int2", "int4", "uint16", "uint2", "uint4")},
     **{f"test_dequantizelinear_{t}": _DTYPE for t in ("e4m3fn_float16", "e4m3fn_zero_point")},
-    **{n: "blocked quantization (block_size): aclnnQuantize / aclnnDequantizeLinear take a [1] or per-axis scale"
-       for n in ("test_quantizelinear_blocked_asymmetric", "test_quantizelinear_blocked_symmetric",
-                 "test_dequantizelinear_blocked")},
-    "test_quantizelinear_int16": ("int16 QuantizeLinear: CANN's aclnnQuantize outputs INT8, UINT8 or INT32 "
-                                  "(161002 naming ACL_INT16)"),
     "test_identity_opt": "optional-typed input: the frontend runs tensors only",
     "test_identity_sequence": "sequence-typed input: the frontend runs tensors only",
 }
