@@ -76,7 +76,8 @@ def _build(chip, x, scales, zero_points, dtype, axis, out, block_size=None):
         ax, blk = check_block_params(OP_BLOCK, x, scales, zero_points, axis, block_size)
         check_shape(OP_BLOCK, "out", out, tuple(x.view_shape))
         shape = tuple(x.view_shape)
-        return build_affine(chip, OP_BLOCK, "QuantizeBlock", x, scales, zero_points, out, ax, QuantizeTilingKey.PER_BLOCK,
+        return build_affine(chip, OP_BLOCK, "QuantizeBlock", x, scales, zero_points, out, ax,
+                            QuantizeTilingKey.PER_BLOCK,
                             lambda xv, sv, zv: quantize_values(xv, expand_blocks(sv, shape, ax, blk),
                                                                expand_blocks(zv, shape, ax, blk), ax, out.np_dtype),
                             quantize_tiling, tile_program)
