@@ -150,7 +150,9 @@ class BatchNormalization(OpRun):
             from onnx.reference.ops.op_batch_normalization import _batchnorm_training_mode
             res = _batchnorm_training_mode(x, scale, bias, mean, var, momentum=0.9 if momentum is None else momentum,
                                            epsilon=eps)
-            return res[:len(outputs)] if opset < 14 else res[:len(outputs)]
+            # opset 14+: (Y, running_mean, running_var); opsets 7-13: Y, mean, var, saved_mean, saved_var
+            y, saved_mean, saved_var, run_mean, run_var = res
+            return (y, run_mean, run_var, saved_mean, saved_var)[:len(outputs)]
         shape = (-1,) + (1,) * (x.ndim - 2)
         xx = np.asarray(x, dtype=np.float64)
         y = (xx - mean.reshape(shape)) / np.sqrt(var.reshape(shape).astype(np.float64) + eps) * scale.reshape(shape) \

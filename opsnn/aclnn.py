@@ -62,8 +62,10 @@ from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize
 from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
 from .matmul.matmul import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize
 from .matmul.quant_matmul import aclnnQuantMatmulV4, aclnnQuantMatmulV4GetWorkspaceSize
-from .quant.quantize import aclnnQuantize, aclnnQuantizeGetWorkspaceSize
-from .quant.dequantize import aclnnDequantizeLinear, aclnnDequantizeLinearGetWorkspaceSize
+from .quant.quantize import (aclnnQuantize, aclnnQuantizeBlock, aclnnQuantizeBlockGetWorkspaceSize,
+                             aclnnQuantizeGetWorkspaceSize)
+from .quant.dequantize import (aclnnDequantizeLinear, aclnnDequantizeLinearBlock,
+                               aclnnDequantizeLinearBlockGetWorkspaceSize, aclnnDequantizeLinearGetWorkspaceSize)
 from .quant.dynamic_quantize import aclnnDynamicQuantizeLinear, aclnnDynamicQuantizeLinearGetWorkspaceSize
 from .base.cache import clear_executor_cache, executor_cache_stats, no_executor_cache, set_executor_cache
 from .base.pool import executor_pool_stats

@@ -11,7 +11,17 @@ RMSNormalization (23)        aclnnRmsNorm(X, scale, epsilon, Y, rstd): gamma = s
                              X.shape[axis:]; a scale that only broadcasts to those dims is
                              expanded first (aclnnCast of a stride-0 view); stash_type 1 (the
                              default) computes in float32, as aclnnRmsNorm always does
+BatchNormalization,          aclnnCast(input_mean -> running_mean), then aclnnBatchNorm(X, scale,
+training_mode=1 (14, 15)     B, running_mean, None, training=true, 1 - momentum, epsilon, Y,
+                             saveMean, saveVar) updates running_mean in place (ONNX's momentum
+                             weighs the old value, aclnn's the batch); running_var = input_var *
+                             momentum + saveVar * (1 - momentum) (aclnnMuls, aclnnAdd with
+                             alpha), since ONNX uses the biased batch variance there and
+                             aclnnBatchNorm's in-place update the unbiased one
 ===========================  ==================================================================
+
+Inference BatchNormalization stays in :mod:`.cnn`; this module wraps that handler and
+takes the training-mode nodes (see :func:`lower_batchnorm`).
 
 Mean and rstd outputs of aclnnGroupNorm and aclnnRmsNorm are scratch tensors here (ONNX
 returns only Y).
@@ -20,9 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import cnn as _cnn
 from .attrs import attr_float, attr_int, bad
-from .registry import register
-from .tensors import broadcast_shape, cast_to, prepare, strided_view
+from .registry import OPSET_HANDLERS, register
+from .tensors import broadcast_shape, cast_to, prepare, scalar, strided_view
 
 
 def _group_norm(ctx, node, x, scale, bias, groups: int, eps: float):
@@ -99,3 +110,46 @@ def lower_rms_normalization(ctx, node, ins):
     call = prepare(node, "aclnnRmsNorm", x.tensor, scale.tensor, attr_float(node, "epsilon", 1e-5), out.tensor,
                    rstd.tensor)
     return [out], pre + [call]
+
+
+_lower_batchnorm_inference = OPSET_HANDLERS["BatchNormalization"]
+
+
+def lower_batchnorm(ctx, node, ins, opset: int = 15):
+    """BatchNormalization: training mode (:func:`frontend.lowering.cnn._training_reason`)
+    here, inference through :mod:`.cnn`'s handler."""
+    if not _cnn._training_reason(node, opset):
+        return _lower_batchnorm_inference(ctx, node, ins, opset)
+    if opset < 14:
+        raise bad(node, f"training-mode BatchNormalization is not supported before opset 14 "
+                        f"({_cnn._training_reason(node, opset)}; opset 14+ training_mode=1 is lowered)")
+    x, scale, bias, mean, var = ins[:5]
+    if len(x.shape) < 2:
+        raise bad(node, f"input shape {list(x.shape)} needs at least 2 dims [N, C, ...]")
+    c = int(x.shape[1])
+    for name, t in (("scale", scale), ("B", bias), ("input_mean", mean), ("input_var", var)):
+        if tuple(t.shape) != (c,):
+            raise bad(node, f"{name} has shape {list(t.shape)}; only per-channel statistics of shape [{c}] are "
+                            "supported")
+    m = attr_float(node, "momentum", 0.9)
+    eps = attr_float(node, "epsilon", 1e-5)
+    outs = list(node.outputs) + [""] * (3 - len(node.outputs))
+    y = ctx.alloc(outs[0], x.shape, x.dtype)
+    base = outs[0]
+    rm, copy = cast_to(ctx, node, mean, mean.dtype, outs[1] or base + "__running_mean")
+    save_mean = ctx.alloc(base + "__save_mean", (c,), var.dtype)
+    save_var = ctx.alloc(base + "__save_var", (c,), var.dtype)
+    calls = [copy, prepare(node, "aclnnBatchNorm", x.tensor, scale.tensor, bias.tensor, rm.tensor, None, True,
+                           1.0 - m, eps, y.tensor, save_mean.tensor, save_var.tensor)]
+    result = [y, rm]
+    if len(node.outputs) > 2 and outs[2]:
+        part = ctx.alloc(base + "__running_var_old", (c,), var.dtype)
+        rv = ctx.alloc(outs[2], (c,), var.dtype)
+        calls += [prepare(node, "aclnnMuls", var.tensor, scalar(node, m, np.float32), part.tensor),
+                  prepare(node, "aclnnAdd", part.tensor, save_var.tensor, scalar(node, 1.0 - m, np.float32),
+                          rv.tensor)]
+        result.append(rv)
+    return result[:max(1, len(node.outputs))], calls
+
+
+OPSET_HANDLERS["BatchNormalization"] = lower_batchnorm

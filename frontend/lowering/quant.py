@@ -3,9 +3,10 @@
 =====================  ==================================================================
 ONNX op                lowered to
 =====================  ==================================================================
-QuantizeLinear         aclnnQuantize (per tensor or per axis; int8 / uint8 / int32 out)
+QuantizeLinear         aclnnQuantize (per tensor or per axis; int8 / uint8 / int32 out);
+                       with ``block_size`` (opset 21) aclnnQuantizeBlock
 DequantizeLinear       aclnnDequantizeLinear (npu-sim's entry point; out in the scale's
-                       dtype, or ``output_dtype``)
+                       dtype, or ``output_dtype``); with ``block_size`` aclnnDequantizeLinearBlock
 DynamicQuantizeLinear  aclnnDynamicQuantizeLinear (two vector kernels)
 MatMulInteger          aclnnQuantMatmulV4 with an INT32 out (B constant)
 QLinearMatMul          aclnnQuantMatmulV4, FixPipe requant to int8 (B constant)
@@ -19,8 +20,8 @@ becomes an int32 bias ``-za * colsum(B - zb)`` that FixPipe adds before the scal
 a uint8 A is first shifted to int8 on the device (A - 128: Cast to int16, Adds, Cast;
 the 128 joins the bias). A uint8 output is requantized to int8 with the offset
 ``zy - 128`` and shifted back (three more kernels). A per-row A zero point (MatMulInteger
-allows one) is refused: it would need a row term FixPipe cannot add. Blocked
-quantization (``block_size``) and float8 / int4 types are refused.
+allows one) is refused: it would need a row term FixPipe cannot add. float8 / int4
+types are refused (dtypes npu-sim does not have).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ import opsnn
 from ..graph import Node
 from .attrs import attr_int, bad
 from .registry import register
-from .tensors import DTensor, node_acl_dtype, prepare
+from .tensors import DTensor, cast_to, node_acl_dtype, prepare
 
 T = opsnn.aclDataType
 _ONNX_INT = {2: np.uint8, 3: np.int8, 5: np.int16, 4: np.uint16, 6: np.int32}
@@ -46,15 +47,17 @@ def _vec(ctx, node: Node, t: DTensor | None, what: str) -> DTensor | None:
     return ctx.view(t, f"{node.outputs[0]}__{what}_1d", (max(int(np.prod(t.shape)), 1),)) if not t.shape else t
 
 
-def _no_blocks(node: Node) -> None:
-    if attr_int(node, "block_size", 0):
-        raise bad(node, "blocked quantization (block_size) is not supported: the quant kernels take a [1] or "
-                        "per-axis scale")
+def _block(node: Node) -> int:
+    """The opset-21 ``block_size`` attribute (0: per tensor / per axis)."""
+    b = attr_int(node, "block_size", 0)
+    if b < 0:
+        raise bad(node, f"block_size {b} must be >= 0")
+    return b
 
 
 @register("QuantizeLinear")
 def lower_quantize_linear(ctx, node: Node, ins):
-    _no_blocks(node)
+    blk = _block(node)
     x, s = ins[0], ins[1]
     z = ins[2] if len(ins) > 2 else None
     if z is not None:
@@ -66,22 +69,45 @@ def lower_quantize_linear(ctx, node: Node, ins):
         out_dtype = np.dtype(_ONNX_INT[od]) if od else np.dtype(np.uint8)
     axis = attr_int(node, "axis", 1) if x.shape else 0
     out = ctx.alloc(node.outputs[0], x.shape, out_dtype)
+    pre, post = [], []
+    if out_dtype == np.int16:
+        # aclnnQuantize outputs INT8 / UINT8 / INT32 only (and takes no INT16 zero point):
+        # quantize to int32, clamp to int16's range, cast (exact: the saturation is the clamp)
+        name = node.outputs[0]
+        if z is not None:
+            z, zc = cast_to(ctx, node, z, np.int32, name + "__zp_i32")
+            pre.append(zc)
+        final, out = out, ctx.alloc(name + "__q_i32", x.shape, np.int32)
+        clamped = ctx.alloc(name + "__q_i32_sat", x.shape, np.int32)
+        i64 = T.ACL_INT64
+        post = [prepare(node, "aclnnClamp", out.tensor, opsnn.aclCreateScalar(-32768, i64),
+                        opsnn.aclCreateScalar(32767, i64), clamped.tensor),
+                prepare(node, "aclnnCast", clamped.tensor, T.ACL_INT16, final.tensor)]
+    else:
+        final = out
+    if blk:
+        call = prepare(node, "aclnnQuantizeBlock", x.tensor, s.tensor, z and z.tensor,
+                       node_acl_dtype(node, out.dtype), axis, blk, out.tensor)
+        return [final], pre + [call] + post
     xin = ctx.view(x, node.outputs[0] + "__x_1d", (1,)) if not x.shape else x
-    oin = ctx.view(out, node.outputs[0] + "__y_1d", (1,)) if not x.shape else out
+    oin = ctx.view(out, out.name + "__y_1d", (1,)) if not x.shape else out
     call = prepare(node, "aclnnQuantize", xin.tensor, _vec(ctx, node, s, "scale").tensor,
-                   z and _vec(ctx, node, z, "zero_point").tensor, node_acl_dtype(node, out_dtype), axis, oin.tensor)
-    return [out], [call]
+                   z and _vec(ctx, node, z, "zero_point").tensor, node_acl_dtype(node, out.dtype), axis, oin.tensor)
+    return [final], pre + [call] + post
 
 
 @register("DequantizeLinear")
 def lower_dequantize_linear(ctx, node: Node, ins):
-    _no_blocks(node)
+    blk = _block(node)
     x, s = ins[0], ins[1]
     z = ins[2] if len(ins) > 2 else None
     od = attr_int(node, "output_dtype", 0)
     out_dtype = {1: np.float32, 10: np.float16}.get(od, s.dtype) if od else s.dtype
     axis = attr_int(node, "axis", 1) if x.shape else 0
     out = ctx.alloc(node.outputs[0], x.shape, out_dtype)
+    if blk:
+        call = prepare(node, "aclnnDequantizeLinearBlock", x.tensor, s.tensor, z and z.tensor, axis, blk, out.tensor)
+        return [out], [call]
     xin = ctx.view(x, node.outputs[0] + "__x_1d", (1,)) if not x.shape else x
     oin = ctx.view(out, node.outputs[0] + "__y_1d", (1,)) if not x.shape else out
     call = prepare(node, "aclnnDequantizeLinear", xin.tensor, _vec(ctx, node, s, "scale").tensor,

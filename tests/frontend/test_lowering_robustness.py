@@ -78,21 +78,28 @@ def _bn_inits(c=3):
 
 
 @pytest.mark.parametrize("opset, attrs, outputs", [
-    (15, {"training_mode": 1}, ["y"]),
-    (15, {"training_mode": 1}, ["y", "rm", "rv"]),
-    (14, {"training_mode": 1}, ["y"]),
     (9, {}, ["y", "rm", "rv"]),
     (9, {}, ["y", "rm", "rv", "sm", "sv"]),
     (13, {"momentum": 0.9}, ["y", "rm", "rv"]),
     (6, {"is_test": 0}, ["y"]),
 ])
 def test_training_mode_batchnorm_is_refused(opset, attrs, outputs):
-    """training_mode=1 (opset >= 14), more than one output (opsets 7-13) or is_test=0
-    (opset 6) is training mode: refused, naming op and node."""
+    """More than one output (opsets 7-13) or is_test=0 (opset 6) is training mode:
+    refused before opset 14, naming op and node (opset 14+ training_mode=1 is lowered,
+    below)."""
     node = helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], outputs, name="bn_train", **attrs)
     m = _model([node], [_vi("x", [2, 3, 4, 4])], outputs[:1], _bn_inits(), opset)
     msg = _error(m)
     assert "training-mode BatchNormalization is not supported" in msg and "bn_train" in msg
+
+
+@pytest.mark.parametrize("opset, outputs", [(15, ["y"]), (15, ["y", "rm", "rv"]), (14, ["y"])])
+def test_training_mode_batchnorm_matches_reference(opset, outputs):
+    """training_mode=1 (opset >= 14): batch statistics, running_mean / running_var outputs."""
+    node = helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], outputs, name="bn_train",
+                            training_mode=1)
+    m = _model([node], [_vi("x", [2, 3, 4, 4])], outputs, _bn_inits(), opset)
+    _check_against_reference(m, {"x": RNG.standard_normal((2, 3, 4, 4)).astype(np.float32)})
 
 
 @pytest.mark.parametrize("opset, attrs", [(15, {"training_mode": 0}), (15, {}), (9, {}), (13, {"momentum": 0.5}),

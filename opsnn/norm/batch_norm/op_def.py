@@ -19,7 +19,8 @@ BATCH_NORM = OpDef(
     infer=lambda input, **_: infer_shape(input[0], input[1]),  # noqa: A002
     get_workspace_size=aclnnBatchNormGetWorkspaceSize, launch=aclnnBatchNorm,
     dtypes=(aclDataType.ACL_FLOAT, aclDataType.ACL_FLOAT16, aclDataType.ACL_BF16),
-    doc="inference batch normalisation of ``input`` per channel (dim 1) with running statistics",
+    doc="batch normalisation of ``input`` per channel (dim 1): running statistics at inference, batch "
+        "statistics (and in-place running-stat update) with training=True",
 )
 
 OP_DEFS = (BATCH_NORM,)

@@ -32,7 +32,7 @@ VECTOR_PASSES = 4
 TMP_BYTES = 4
 
 __all__ = ["VectorTilingData", "param_plan", "affine_tiling", "affine_spec", "quantize_values", "dequantize_values",
-           "param_view", "VECTOR_PASSES"]
+           "param_view", "expand_blocks", "VECTOR_PASSES"]
 
 
 def param_plan(chip: ChipConfig, param_bytes: int, param_bytes_per_element: float) -> tuple[int, float]:
@@ -66,15 +66,28 @@ def affine_spec(name: str, td: VectorTilingData, in_itemsize: int, out_itemsize:
 
 
 def param_view(v: np.ndarray | None, ndim: int, axis: int) -> np.ndarray | None:
-    """A [1] or [C] vector shaped to broadcast along ``axis`` of an ``ndim``-D tensor."""
+    """A [1] or [C] vector shaped to broadcast along ``axis`` of an ``ndim``-D tensor
+    (an array of x's rank, ndim > 1, is returned as it is)."""
     if v is None:
         return None
-    v = np.asarray(v).reshape(-1)
+    v = np.asarray(v)
     if v.size == 1 or ndim == 0:
         return v.reshape(())
+    if v.ndim == ndim and ndim > 1:
+        return v   # already x's shape (a blocked scale after :func:`expand_blocks`)
+    v = v.reshape(-1)
     shape = [1] * ndim
     shape[axis] = v.size
     return v.reshape(shape)
+
+
+def expand_blocks(v: np.ndarray | None, shape: tuple[int, ...], axis: int, block: int) -> np.ndarray | None:
+    """A blocked scale / zero point (x's rank, ``ceil(shape[axis] / block)`` along
+    ``axis``) repeated ``block`` times along ``axis`` and cut to x's ``shape``."""
+    if v is None:
+        return None
+    full = np.repeat(np.asarray(v), block, axis=axis)
+    return np.take(full, np.arange(shape[axis]), axis=axis)
 
 
 def quantize_values(x: np.ndarray, scale: np.ndarray, zero_point, axis: int, out_dtype) -> np.ndarray:

@@ -19,25 +19,32 @@ Formula: out = (x - zeroPoint) * scale, the subtraction in float32.
 
 Status: 161001 null x/scale/out; 161002 not a tensor, a dtype (named), zeroPoint dtype
 not x's, rank, axis, scale/zeroPoint shape, out shape.
+
+Blocked dequantization (ONNX DequantizeLinear-21 ``block_size``; no CANN entry point
+does it, see :mod:`opsnn.quant.quantize.op_api`), npu-sim's, in CANN's style:
+  aclnnDequantizeLinearBlockGetWorkspaceSize(x, scale, zeroPoint, axis, blockSize, out, ...)
+scale / zeroPoint of x's rank with ``ceil(x.shape[axis] / blockSize)`` along axis; same
+checks and kernel (key PER_BLOCK); 161002 also for blockSize < 1 or a wrong scale shape.
 """
 from __future__ import annotations
 
 from ...base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
 from ...base.dtypes import aclDataType as DT
 from ...base.op import execute, prepare
-from ..common.affine import dequantize_values
+from ..common.affine import dequantize_values, expand_blocks
 from ..common.affine_op import build_affine
 from .kernel import tile_program
 from .tiling import dequantize_tiling
-from ..common.checks import check_params
+from ..common.checks import check_block_params, check_params
 from .tiling_data import DequantizeTilingKey
 
 OP = "aclnnDequantizeLinear"
+OP_BLOCK = "aclnnDequantizeLinearBlock"
 X_TYPES = (DT.ACL_INT8, DT.ACL_UINT8, DT.ACL_INT16, DT.ACL_INT32)
 F_TYPES = (DT.ACL_FLOAT, DT.ACL_FLOAT16, DT.ACL_BF16)
 
 
-def _build(chip, x, scale, zero_point, axis, out):
+def _build(chip, x, scale, zero_point, axis, out, block_size=None):
     check_not_null(OP, x=x, scale=scale, out=out)
     opt = {"zeroPoint": zero_point} if zero_point is not None else {}
     check_tensor_type(OP, x=x, scale=scale, out=out, **opt)
@@ -48,6 +55,15 @@ def _build(chip, x, scale, zero_point, axis, out):
     check_dtype(OP, "out", out, F_TYPES)
     if len(x.view_shape) > 8:
         raise invalid(OP, f"x must have at most 8 dims, got {list(x.view_shape)}")
+    if block_size is not None:
+        ax, blk = check_block_params(OP_BLOCK, x, scale, zero_point, axis, block_size)
+        check_shape(OP_BLOCK, "out", out, tuple(x.view_shape))
+        shape = tuple(x.view_shape)
+        return build_affine(chip, OP_BLOCK, "DequantizeLinearBlock", x, scale, zero_point, out, ax,
+                            DequantizeTilingKey.PER_BLOCK,
+                            lambda xv, sv, zv: dequantize_values(xv, expand_blocks(sv, shape, ax, blk),
+                                                                 expand_blocks(zv, shape, ax, blk), ax),
+                            dequantize_tiling, tile_program)
     ax, c = check_params(OP, x, scale, zero_point, axis)
     check_shape(OP, "out", out, tuple(x.view_shape))
     key = DequantizeTilingKey.PER_AXIS if c > 1 else DequantizeTilingKey.PER_TENSOR
@@ -65,3 +81,15 @@ def aclnnDequantizeLinearGetWorkspaceSize(x, scale, zeroPoint, axis, out):  # no
 def aclnnDequantizeLinear(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
     """Phase 2 of DequantizeLinear. Returns a status."""
     return execute("DequantizeLinear", workspace, workspaceSize, executor, stream)
+
+
+def aclnnDequantizeLinearBlockGetWorkspaceSize(x, scale, zeroPoint, axis, blockSize, out):  # noqa: N802,N803
+    """Phase 1 of blocked dequantization, out = (x - zeroPoint[b]) * scale[b] with
+    b = i // blockSize along ``axis`` (module doc). Returns (workspace_size, executor,
+    status)."""
+    return prepare("DequantizeLinearBlock", lambda chip: _build(chip, x, scale, zeroPoint, axis, out, blockSize))
+
+
+def aclnnDequantizeLinearBlock(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
+    """Phase 2 of DequantizeLinearBlock. Returns a status."""
+    return execute("DequantizeLinearBlock", workspace, workspaceSize, executor, stream)

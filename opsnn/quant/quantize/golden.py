@@ -16,3 +16,16 @@ def quantize_golden(x, scales, zero_points, axis, out_dtype):
         q = q + (z.reshape(shape) if z.size > 1 else z[0])
     info = np.iinfo(out_dtype)
     return np.clip(q, info.min, info.max).astype(out_dtype)
+
+
+def quantize_block_golden(x, scales, zero_points, axis, block, out_dtype):
+    """Blocked quantize in float64: element i along ``axis`` uses scales / zero_points
+    entry i // block (scales of x's rank, ceil(x.shape[axis] / block) along axis)."""
+    x = np.asarray(x, np.float64)
+    idx = np.arange(x.shape[axis]) // block
+    s = np.take(np.asarray(scales, np.float64), idx, axis=axis)
+    q = np.rint(x / s)
+    if zero_points is not None:
+        q = q + np.take(np.asarray(zero_points, np.float64), idx, axis=axis)
+    info = np.iinfo(out_dtype)
+    return np.clip(q, info.min, info.max).astype(out_dtype)

@@ -21,26 +21,38 @@ npu-sim has no fp8 aclDataType, and any other dtype (ACL_INT16 ...) is refused, 
 naming it. Non-contiguous inputs get a Contiguous copy, a non-contiguous out a ViewCopy.
 Status: 161001 null x/scales/out; 161002 not a tensor, a dtype (named), dtype/out
 mismatch, rank, axis, scales/zeroPoints shape, out shape.
+
+Blocked quantization (ONNX QuantizeLinear-21 ``block_size``): CANN has no static
+per-block aclnn quantize (aclnnGroupQuant's groups are row ranges given by a
+groupIndex tensor, the block quant entry points are dynamic and fp8), so npu-sim adds
+one in CANN's style:
+  aclnnQuantizeBlockGetWorkspaceSize(x, scales, zeroPoints, dtype, axis, blockSize, out, ...)
+with scales / zeroPoints of x's rank, ``ceil(x.shape[axis] / blockSize)`` along axis
+and x's dims elsewhere; element i along axis uses block i // blockSize. Same checks,
+dtypes and kernel (key PER_BLOCK; the scale tensor is resident in UB when it fits a
+quarter of it, else streamed beside x); 161002 also for blockSize < 1 or a scale shape
+that is not the blocked one.
 """
 from __future__ import annotations
 
 from ...base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
 from ...base.dtypes import aclDataType as DT
 from ...base.op import execute, prepare
-from ..common.affine import quantize_values
+from ..common.affine import expand_blocks, quantize_values
 from ..common.affine_op import build_affine
 from .kernel import tile_program
 from .tiling import quantize_tiling
-from ..common.checks import check_params
+from ..common.checks import check_block_params, check_params
 from .tiling_data import QuantizeTilingKey
 
 OP = "aclnnQuantize"
+OP_BLOCK = "aclnnQuantizeBlock"
 X_TYPES = (DT.ACL_FLOAT, DT.ACL_FLOAT16, DT.ACL_BF16)
 ZP_TYPES = (DT.ACL_INT32, DT.ACL_INT8, DT.ACL_UINT8, DT.ACL_FLOAT, DT.ACL_BF16)
 OUT_TYPES = (DT.ACL_INT8, DT.ACL_UINT8, DT.ACL_INT32)
 
 
-def _build(chip, x, scales, zero_points, dtype, axis, out):
+def _build(chip, x, scales, zero_points, dtype, axis, out, block_size=None):
     check_not_null(OP, x=x, scales=scales, out=out)
     opt = {"zeroPoints": zero_points} if zero_points is not None else {}
     check_tensor_type(OP, x=x, scales=scales, out=out, **opt)
@@ -60,6 +72,15 @@ def _build(chip, x, scales, zero_points, dtype, axis, out):
     check_dtype(OP, "out", out, (dst,))
     if not 1 <= len(x.view_shape) <= 8:
         raise invalid(OP, f"x must have 1 to 8 dims, got {list(x.view_shape)}")
+    if block_size is not None:
+        ax, blk = check_block_params(OP_BLOCK, x, scales, zero_points, axis, block_size)
+        check_shape(OP_BLOCK, "out", out, tuple(x.view_shape))
+        shape = tuple(x.view_shape)
+        return build_affine(chip, OP_BLOCK, "QuantizeBlock", x, scales, zero_points, out, ax,
+                            QuantizeTilingKey.PER_BLOCK,
+                            lambda xv, sv, zv: quantize_values(xv, expand_blocks(sv, shape, ax, blk),
+                                                               expand_blocks(zv, shape, ax, blk), ax, out.np_dtype),
+                            quantize_tiling, tile_program)
     ax, c = check_params(OP, x, scales, zero_points, axis)
     check_shape(OP, "out", out, tuple(x.view_shape))
     key = QuantizeTilingKey.PER_AXIS if c > 1 else QuantizeTilingKey.PER_TENSOR
@@ -77,3 +98,16 @@ def aclnnQuantizeGetWorkspaceSize(x, scales, zeroPoints, dtype, axis, out):  # n
 def aclnnQuantize(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
     """Phase 2 of Quantize: bind addresses and enqueue on ``stream``. Returns a status."""
     return execute("Quantize", workspace, workspaceSize, executor, stream)
+
+
+def aclnnQuantizeBlockGetWorkspaceSize(x, scales, zeroPoints, dtype, axis, blockSize, out):  # noqa: N802,N803
+    """Phase 1 of blocked quantization (module doc): out = saturate(round(x / scales[b]
+    + zeroPoints[b])) with b = i // blockSize along ``axis``. Returns (workspace_size,
+    executor, status); statuses as aclnnQuantize plus 161002 for blockSize / the
+    blocked scale shape."""
+    return prepare("QuantizeBlock", lambda chip: _build(chip, x, scales, zeroPoints, dtype, axis, out, blockSize))
+
+
+def aclnnQuantizeBlock(workspace, workspaceSize, executor, stream):  # noqa: N802,N803
+    """Phase 2 of QuantizeBlock. Returns a status."""
+    return execute("QuantizeBlock", workspace, workspaceSize, executor, stream)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...base.dtypes import aclDataType
 from ...base.op_def import ATTR, ATTRIBUTE, INPUT, OUTPUT, OpDef, Param
 from .infershape import infer_shape
-from .op_api import aclnnQuantize, aclnnQuantizeGetWorkspaceSize
+from .op_api import aclnnQuantize, aclnnQuantizeBlock, aclnnQuantizeBlockGetWorkspaceSize, aclnnQuantizeGetWorkspaceSize
 
 QUANTIZE = OpDef(
     "Quantize",
@@ -19,4 +19,16 @@ QUANTIZE = OpDef(
     doc="``saturate(round(x / scales + zeroPoints))`` to int8 / uint8 / int32",
 )
 
-OP_DEFS = (QUANTIZE,)
+QUANTIZE_BLOCK = OpDef(
+    "QuantizeBlock",
+    (Param("x", INPUT), Param("scales", INPUT), Param("zeroPoints", INPUT, optional=True),
+     Param("dtype", ATTRIBUTE, ATTR, default=aclDataType.ACL_INT8), Param("axis", ATTRIBUTE, ATTR, default=-1),
+     Param("blockSize", ATTRIBUTE, ATTR, default=1), Param("out", OUTPUT)),
+    infer=lambda x, scales, zeroPoints=None, dtype=aclDataType.ACL_INT8, axis=-1, blockSize=1: infer_shape(x[0], dtype),
+    get_workspace_size=aclnnQuantizeBlockGetWorkspaceSize, launch=aclnnQuantizeBlock,
+    dtypes=(aclDataType.ACL_FLOAT, aclDataType.ACL_FLOAT16, aclDataType.ACL_BF16),
+    doc="blocked ``saturate(round(x / scales[b] + zeroPoints[b]))``, b = i // blockSize along axis "
+        "(npu-sim's entry point; CANN has no static per-block quantize)",
+)
+
+OP_DEFS = (QUANTIZE, QUANTIZE_BLOCK)

@@ -14,3 +14,6 @@ class QuantizeTilingKey(IntEnum):
 
     PER_TENSOR = 0
     PER_AXIS = 1
+    #: a blocked scale (ONNX opset 21 ``block_size``): x's rank, one value per block of
+    #: ``blockSize`` elements along ``axis``, streamed / resident as the per-axis vector
+    PER_BLOCK = 2

@@ -139,7 +139,8 @@ def _t(npu, shape, dtype=np.float32):
     (lambda n: dict(input=_t(n, (2, 3, 4, 4), np.int32)), "input dtype ACL_INT32 not supported"),
     (lambda n: dict(output=_t(n, (2, 3, 4, 4), np.float16)), "output dtype ACL_FLOAT16 differs from input"),
     (lambda n: dict(runningVar=_t(n, (3,), np.float64)), "runningVar dtype ACL_DOUBLE not supported"),
-    (lambda n: dict(training=True), "training=true is not supported"),
+    (lambda n: dict(training=True, saveMean=_t(n, (3,)), saveInvstd=_t(n, (4,))),
+     "saveInvstd shape [4] does not match expected [3]"),
     (lambda n: dict(input=_t(n, (3,)), output=_t(n, (3,))), "input must be 2/3/4/5-D"),
     (lambda n: dict(input=_t(n, (1, 3, 1, 1, 1, 2)), output=_t(n, (1, 3, 1, 1, 1, 2))), "input must be 2/3/4/5-D"),
     (lambda n: dict(output=_t(n, (2, 3, 4, 5))), "output shape [2, 3, 4, 5] does not match expected [2, 3, 4, 4]"),
@@ -159,6 +160,6 @@ def test_check_order(npu):
     ret, msg = call(runningVar=None, input=_t(npu, (2, 3, 4, 4), np.int32))
     assert ret == 161001 and "runningVar is null" in msg
     ret, msg = call(training=True, weight=_t(npu, (5,)))
-    assert ret == 161002 and "training" in msg
+    assert ret == 161001 and "saveMean is null" in msg  # training: the save tensors are required
     ret, msg = call(input=_t(npu, (2, 3), np.int32))
     assert ret == 161002 and "dtype ACL_INT32" in msg
