@@ -45,6 +45,7 @@ from . import activation, math_ext, reduce_ext  # noqa: F401,E402  (issue 10: ac
 from . import index, pad  # noqa: F401,E402  (shapeops: padding, resampling, shape and index ops)
 from . import attention  # noqa: F401,E402  (issue 10: RotaryEmbedding, Attention)
 from . import quant  # noqa: F401,E402  (issue 10: QuantizeLinear, DequantizeLinear, MatMulInteger, QLinearMatMul)
+from . import quant_conv  # noqa: F401,E402  (issue 10: ConvInteger, QLinearConv on aclnnQuantConvolution)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node
