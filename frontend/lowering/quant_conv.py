@@ -119,19 +119,23 @@ def lower_conv_integer(ctx, node: Node, ins):
     return [out], calls
 
 
+#: QLinearConv's constant inputs after x, in ONNX order: (name, required)
+_QLINEAR_CONSTS = (("x_scale", True), ("x_zero_point", False), ("w", True), ("w_scale", True),
+                   ("w_zero_point", False), ("y_scale", True), ("y_zero_point", False), ("B", False))
+
+
 @register("QLinearConv")
 def lower_qlinear_conv(ctx, node: Node, ins):
     x = ins[0]
-    sx, zx = _const(ctx, node, 1, "x_scale"), _const(ctx, node, 2, "x_zero_point", False)
-    w, sw = _const(ctx, node, 3, "w"), _const(ctx, node, 4, "w_scale")
-    zw = _const(ctx, node, 5, "w_zero_point", False)
-    sy, zy = _const(ctx, node, 6, "y_scale"), _const(ctx, node, 7, "y_zero_point", False)
-    b = _const(ctx, node, 8, "B", False)
-    out_dtype = zy.dtype if zy is not None else x.dtype
-    if np.dtype(out_dtype) not in (np.dtype(np.int8), np.dtype(np.uint8)):
+    c = {name: _const(ctx, node, i, name, req) for i, (name, req) in enumerate(_QLINEAR_CONSTS, start=1)}
+    w, zy = c["w"], c["y_zero_point"]
+    out_dtype = np.dtype(zy.dtype if zy is not None else x.dtype)
+    if out_dtype not in (np.dtype(np.int8), np.dtype(np.uint8)):
         raise bad(node, f"output dtype {out_dtype} is not int8 or uint8")
-    if np.size(sw) not in (1, w.shape[0]):
-        raise bad(node, f"w_scale of {np.size(sw)} values: expected 1 or one per output channel ({w.shape[0]})")
+    if np.size(c["w_scale"]) not in (1, w.shape[0]):
+        raise bad(node, f"w_scale of {np.size(c['w_scale'])} values: expected 1 or one per output channel "
+                        f"({w.shape[0]})")
+    scale = requant_scale(c["x_scale"], c["w_scale"], c["y_scale"])
     zyv = int(np.asarray(zy).reshape(-1)[0]) if zy is not None else 0
-    out, calls = quant_conv(ctx, node, x, zx, w, zw, requant_scale(sx, sw, sy), out_dtype, zyv, b)
+    out, calls = quant_conv(ctx, node, x, c["x_zero_point"], w, c["w_zero_point"], scale, out_dtype, zyv, c["B"])
     return [out], calls
