@@ -29,6 +29,7 @@ module             ops
                    ReduceLogSum, ReduceLogSumExp
 ``quant``          QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger,
                    QLinearMatMul (opsnn/quant, aclnnQuantMatmulV4)
+``quant_conv``     ConvInteger, QLinearConv (aclnnQuantConvolution, the int8 Cube convolution)
 =================  ======================================================================
 
 Shared pieces: :mod:`.attrs` (attribute and axis access), :mod:`.tensors` (DTensor,
