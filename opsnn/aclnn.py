@@ -62,6 +62,7 @@ from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize
 from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
 from .matmul.matmul import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize
 from .matmul.quant_matmul import aclnnQuantMatmulV4, aclnnQuantMatmulV4GetWorkspaceSize
+from .conv.quant_convolution import aclnnQuantConvolution, aclnnQuantConvolutionGetWorkspaceSize
 from .quant.quantize import (aclnnQuantize, aclnnQuantizeBlock, aclnnQuantizeBlockGetWorkspaceSize,
                              aclnnQuantizeGetWorkspaceSize)
 from .quant.dequantize import (aclnnDequantizeLinear, aclnnDequantizeLinearBlock,

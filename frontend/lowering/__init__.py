@@ -29,6 +29,7 @@ module             ops
                    ReduceLogSum, ReduceLogSumExp
 ``quant``          QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger,
                    QLinearMatMul (opsnn/quant, aclnnQuantMatmulV4)
+``quant_conv``     ConvInteger, QLinearConv (aclnnQuantConvolution, the int8 Cube convolution)
 =================  ======================================================================
 
 Shared pieces: :mod:`.attrs` (attribute and axis access), :mod:`.tensors` (DTensor,
@@ -45,6 +46,7 @@ from . import activation, math_ext, reduce_ext  # noqa: F401,E402  (issue 10: ac
 from . import index, pad  # noqa: F401,E402  (shapeops: padding, resampling, shape and index ops)
 from . import attention  # noqa: F401,E402  (issue 10: RotaryEmbedding, Attention)
 from . import quant  # noqa: F401,E402  (issue 10: QuantizeLinear, DequantizeLinear, MatMulInteger, QLinearMatMul)
+from . import quant_conv  # noqa: F401,E402  (issue 10: ConvInteger, QLinearConv on aclnnQuantConvolution)
 from .attrs import attr_float, attr_int, attr_ints, axis_index, bad
 from .cnn import lower_conv
 from .dispatch import lower_node

@@ -67,7 +67,7 @@ def _arith(chip, op_type: str, kernel: str, self, other, alpha, out, *, scalar: 
         check_dtype(api, "other", other, ARITH_TYPES)
         promoted = check_promote(api, sname, self.data_type, "other", other.data_type)
     if kernel == "Sub" and promoted == T.ACL_BOOL:
-        raise invalid(api, "subtraction of two bool operands is not supported")
+        raise invalid(api, "subtraction of two bool operands is not supported (self and other both ACL_BOOL)")
     ct = compute_dtype(promoted)
     if kernel == "Div" and not is_float(ct):
         ct = T.ACL_FLOAT

@@ -72,7 +72,7 @@ def _pow(chip, op_type: str, self, exponent, out, scalar: bool):
         check_dtype(api, "exponent", exponent, ALL_TYPES)
         promoted = check_promote(api, "self", self.data_type, "exponent", exponent.data_type)
     if promoted == T.ACL_BOOL:
-        raise invalid(api, "pow of bool operands is not supported")
+        raise invalid(api, "pow of bool operands is not supported (self and exponent both ACL_BOOL)")
     check_castable(api, promoted, "out", out.data_type)
     ct = compute_dtype(promoted)
     if scalar:

@@ -25,10 +25,11 @@ OP_DEFS = (
     _def("Erf", [_SELF], lambda self: infer_float_unary(self), ALL_TYPES, "out = erf(self)"),
     _def("Sqrt", [_SELF], lambda self: infer_float_unary(self), ALL_TYPES, "out = sqrt(self)"),
     _def("PowTensorScalar", [_SELF, Param("exponent", INPUT, SCALAR)],
-         lambda self, exponent: infer_binary(self, exponent, scalar=True), NUMERIC_TYPES,
+         lambda self, exponent: infer_binary(self, exponent, scalar=True), ALL_TYPES,  # CANN: BOOL self too
          "out = self ** exponent, ``exponent`` an aclScalar"),
     _def("PowTensorTensor", [_SELF, Param("exponent", INPUT)],
-         lambda self, exponent: infer_binary(self, exponent), NUMERIC_TYPES, "out = self ** exponent, broadcasting"),
+         lambda self, exponent: infer_binary(self, exponent), ALL_TYPES,  # CANN: BOOL self, not both BOOL
+         "out = self ** exponent, broadcasting"),
     _def("Clamp", [_SELF, _LO, _HI],
          lambda self, clipValueMin=None, clipValueMax=None: infer_clamp(self, clipValueMin, clipValueMax),  # noqa: N803
          NUMERIC_TYPES, "out = min(max(self, clipValueMin), clipValueMax); either bound may be None"),
