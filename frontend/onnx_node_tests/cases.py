@@ -34,10 +34,9 @@ OPS = ("MatMul", "Gemm", "Add", "Sub", "Mul", "Div", "LayerNormalization", "Soft
        "CastLike", "EyeLike", "CenterCropPad",
        # issue 10: transformer ops of opset 23
        "RotaryEmbedding", "Attention",
-       # issue 10: quantization (opsnn/quant, aclnnQuantMatmulV4 on the int8 Cube)
-       # (ConvInteger / QLinearConv are not listed: aclnnConvolution takes FLOAT, FLOAT16 and BF16 only and
-       # no int8 Cube convolution is built yet)
-       "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "MatMulInteger", "QLinearMatMul")
+       # issue 10: quantization (opsnn/quant, aclnnQuantMatmulV4 and aclnnQuantConvolution on the int8 Cube)
+       "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "MatMulInteger", "QLinearMatMul",
+       "ConvInteger", "QLinearConv")
 
 #: op -> module of onnx.backend.test.case.node that holds its cases (the op's lower-case name unless listed)
 _MODULE_NAMES = {"GreaterOrEqual": "greater_or_equal", "LessOrEqual": "less_or_equal", "And": "and_", "Or": "or_",
@@ -58,7 +57,8 @@ STATIC_INPUTS = {"Reshape": (1,), "Unsqueeze": (1,), "Squeeze": (1,), "Slice": (
                  "MaxUnpool": (2,), "CenterCropPad": (1,), "Col2Im": (1, 2),
                  # quantization: scales, zero points and weights are initializers in exported models
                  "QuantizeLinear": (1, 2), "DequantizeLinear": (1, 2), "MatMulInteger": (1, 2, 3),
-                 "QLinearMatMul": (1, 2, 3, 4, 5, 6, 7)}
+                 "QLinearMatMul": (1, 2, 3, 4, 5, 6, 7), "ConvInteger": (1, 2, 3),
+                 "QLinearConv": (1, 2, 3, 4, 5, 6, 7, 8)}
 
 # The failure reasons: each starts with one of issue 10's short list (strings, sequences and
 # optionals, control flow, training optimizers, classical ML ops, random generators, a dtype
