@@ -97,6 +97,12 @@ SAMPLES = {
     "Quantize": lambda r, d: dict(x=_vals(r, SHAPE, d), scales=np.full(1, 0.5, d if d in (np.float16, BF16) else
                                                                              np.float32)),
     "DequantizeLinear": lambda r, d: dict(x=_vals(r, SHAPE, d), scale=np.full(1, 0.5, np.float32)),
+    # blocked: one scale per block of 2 along the last axis
+    "QuantizeBlock": lambda r, d: dict(x=_vals(r, SHAPE, d), axis=-1, block_size=2,
+                                       scales=np.full(SHAPE[:-1] + (2,), 0.5, d if d in (np.float16, BF16) else
+                                                      np.float32)),
+    "DequantizeLinearBlock": lambda r, d: dict(x=_vals(r, SHAPE, d), axis=-1, block_size=2,
+                                               scale=np.full(SHAPE[:-1] + (2,), 0.5, np.float32)),
     "Mean": lambda r, d: dict(self=_vals(r, SHAPE, d), dim=[-1], dtype=_acl(d)),
     # a BOOL sum counts in INT64 (CANN: the out dtype may differ from self's)
     "ReduceSum": lambda r, d: dict(self=_vals(r, SHAPE, d), dim=[-1], dtype=_acl(np.dtype(np.int64) if d == np.bool_
