@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field, is_dataclass
-from heapq import heappush
 from typing import Any, Callable
 
 import simpy
-from simpy.events import NORMAL
 
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
@@ -90,6 +88,21 @@ def limit_blas_threads() -> None:
     if n > 0:
         from threadpoolctl import threadpool_limits
         threadpool_limits(limits=n, user_api="blas")
+
+
+def _task(env, prev, enqueue_ns: float, gen, stream, name: str):
+    """SimPy process of one stream task: wait for the previous task ``prev`` (a
+    process or None) and for the host time ``enqueue_ns``, then run ``gen``; a failure
+    becomes an error of the stream, never a crash. (A module function, not a
+    closure: a queued task holds a generator and its frame, no cells.)"""
+    if prev is not None and not prev.processed:
+        yield prev
+    if enqueue_ns > env.now:
+        yield env.timeout(enqueue_ns - env.now)
+    try:
+        yield from gen
+    except Exception as exc:  # a task failure is a stream error, never a crash
+        stream.errors.append(f"{name}: {exc}")
 
 
 class KernelConfigError(Exception):
@@ -226,22 +239,12 @@ class Device:
         return e
 
     # ---- task submission --------------------------------------------------------
-    def _chain(self, stream: Stream, gen_fn: Callable[[], Any], enqueue_ns: float, name: str) -> simpy.Process:
-        prev = stream.last
-        env = self.env
-
-        def task():
-            if prev is not None and not prev.processed:
-                yield prev
-            if enqueue_ns > env.now:
-                yield env.timeout(enqueue_ns - env.now)
-            try:
-                yield from gen_fn()
-            except Exception as exc:  # a task failure is a stream error, never a crash
-                stream.errors.append(f"{name}: {exc}")
-
+    def _chain(self, stream: Stream, gen, enqueue_ns: float, name: str) -> simpy.Process:
+        """Start ``gen`` (a task's generator, not yet started) as the stream's next
+        task: a SimPy process that first waits for the stream's previous task and for
+        the host time ``enqueue_ns`` (:func:`_task`)."""
         stream.task_count += 1
-        stream.last = env.process(task())
+        stream.last = self.env.process(_task(self.env, stream.last, enqueue_ns, gen, stream, name))
         return stream.last
 
     def check_kernel(self, launch: KernelLaunch) -> None:
@@ -291,7 +294,7 @@ class Device:
         phase 1 made it, and the chip of a device never changes)."""
         if self._checked.get(id(launch.spec)) is not launch.spec:
             self.check_kernel(launch)
-        return self._chain(stream, lambda: self._run_kernel(stream, launch, flow_id), enqueue_ns, launch.spec.name)
+        return self._chain(stream, self._run_kernel(stream, launch, flow_id), enqueue_ns, launch.spec.name)
 
     def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None):
         env = self.env
@@ -308,7 +311,12 @@ class Device:
         mix = kind is CoreType.MIX
         prio = stream.priority
         if not mix and self.fast_path and self._uncontended(kind, len(spec.blocks)):
-            yield from self._blocks_inline(spec, stats, scope, unit, dispatch)
+            # this step is the kernel's own timeout (one callback) and the queue is empty: nothing
+            # can act before its blocks end, so the clock moves straight to that end (the exact float
+            # the end event would carry) and the kernel finishes in this step
+            end = self._blocks_inline(spec, stats, scope, unit, dispatch)
+            if end > env._now:
+                env._now = end
         else:
             yield from self._blocks_evented(spec, stats, scope, unit, dispatch, kind, prio, mix)
         self._finish_kernel(stream, launch, flow_id, t0, stats, kind, unit)
@@ -326,25 +334,19 @@ class Device:
         free = sched.free
         return sum(len(free[u]) for u in sched.sources[kind]) >= nblocks
 
-    def _blocks_inline(self, spec, stats, scope, unit, dispatch):
+    def _blocks_inline(self, spec, stats, scope, unit, dispatch) -> float:
         """The fast path: every block's :func:`run_block` run by
-        :func:`run_blocks_inline` in SimPy's order, then one event at the time the
-        last block ended (pushed at that exact float: ``now + (end - now)`` may round)."""
-        env = self.env
+        :func:`run_blocks_inline` in SimPy's order; returns the time (ns) the last
+        block ended (the caller moves the clock there: no SimPy event at all)."""
         sched = self.scheduler
         kind = spec.core_type
         release = sched.release
-        clock = InlineClock(env.now)
+        clock = InlineClock(self.env._now)
         gens = [run_block(self, sched.acquire(kind), prog, spec, stats, scope, unit, dispatch, release, clock)
                 for prog in spec.blocks]
         end = run_blocks_inline(gens, clock)
         self.fast_kernels += 1
-        if end > env.now:
-            ev = simpy.Event(env)
-            ev._ok = True
-            ev._value = None
-            heappush(env._queue, (end, NORMAL, next(env._eid), ev))
-            yield ev
+        return end
 
     def _blocks_evented(self, spec, stats, scope, unit, dispatch, kind, prio, mix):
         """The reference path: one SimPy process per block (cores.py hands out the cores)."""
@@ -376,8 +378,10 @@ class Device:
             launch.body(self.memory)
         dur = env.now - t0
         busy = stats.busy
-        key = (id(spec), dur, tuple(busy.items()), tuple(stats.fixed.items()), tuple(stats.core_ns.items()),
-               stats.gm_bytes, stats.hbm_bytes, stats.l2_hit_bytes, stats.writeback_bytes, stats.resident_in)
+        fixed = stats.fixed   # Pipe members by id: they live as long as the process, and hash as ints
+        key = (id(spec), dur, tuple(map(id, busy)), tuple(busy.values()), tuple(map(id, fixed)),
+               tuple(fixed.values()), tuple(stats.core_ns.items()), stats.gm_bytes, stats.hbm_bytes,
+               stats.l2_hit_bytes, stats.writeback_bytes, stats.resident_in)
         memo = self._finished
         hit = memo.get(key)
         if hit is None or hit[0] is not spec:
@@ -461,7 +465,7 @@ class Device:
         bytes when the copy completes. ``dst``: the (address, nbytes) device range it
         writes, or None; the L2 kept across kernels forgets it when the copy ends
         (hardware/l2.py ``GmL2.invalidate``). Time: see hardware/cost.py ``memcpy_ns`` / ``memset_ns``."""
-        return self._chain(stream, lambda: self._run_memcpy(stream, nbytes, kind, apply, flow_id, dst), enqueue_ns,
+        return self._chain(stream, self._run_memcpy(stream, nbytes, kind, apply, flow_id, dst), enqueue_ns,
                            f"memcpy {kind}")
 
     def _run_memcpy(self, stream, nbytes, kind, apply, flow_id, dst=None):
@@ -496,7 +500,7 @@ class Device:
             return
             yield  # pragma: no cover
 
-        self._chain(stream, gen, enqueue_ns, "EVENT_RECORD")
+        self._chain(stream, gen(), enqueue_ns, "EVENT_RECORD")
         return fired
 
     def submit_wait(self, stream: Stream, event: HwEvent, enqueue_ns: float) -> None:
@@ -515,7 +519,7 @@ class Device:
             self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), "STREAM_WAIT_EVENT", t0,
                                self.env.now - t0, "task", {"event": event.event_id, "task_type": "STREAM_WAIT_EVENT"})
 
-        self._chain(stream, gen, enqueue_ns, "STREAM_WAIT_EVENT")
+        self._chain(stream, gen(), enqueue_ns, "STREAM_WAIT_EVENT")
 
     # ---- running the clock -----------------------------------------------------
     def run_until(self, event: simpy.Event | None, on_progress: Callable[[int], None] | None = None,

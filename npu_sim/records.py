@@ -232,12 +232,25 @@ class DictColumns:
         if hit is None or hit[0] is not tail or hit[1] is not static:
             if len(tails) > 4096:
                 tails.clear()
-            hit = tails[id(tail)] = (tail, static, _parts(tail, static or None))
-        hl, hk, ht, hs = _parts(head, None)
+            hit = tails[id(tail)] = (tail, static, _parts(tail, static or None), {})
+        hl = list(head.values())
+        hk = tuple(head)
+        ht = tuple(map(type, hl))
         tl, tk, tt, ts = hit[2]
-        types = ht + tt
-        sig = (hk + tk, types, hs + ts) if dict in types else (hk + tk, types)
-        self._sid.append(self._store_leaves(lambda: {**head, **tail}, hl + tl, sig, static or None, st))
+        leaves = hl + tl
+        hkey = (hk, ht, st)
+        plan = hit[3].get(hkey) if dict not in ht else None
+        if plan is not None and (plan.tget is None or all(map(_is, plan.tget(leaves), plan.tvals))):
+            sid = self._replay(plan, leaves, lambda: {**head, **tail}, static or None)
+        else:
+            hl, hk, ht, hs = _parts(head, None)
+            types = ht + tt
+            sig = (hk + tk, types, hs + ts) if dict in types else (hk + tk, types)
+            sid = self._store_leaves(lambda: {**head, **tail}, leaves, sig, static or None, st)
+            plan = self._plans.get((sig, st))
+            if plan is not None and plan.sid == sid and len(hit[3]) < 64:
+                hit[3][hkey] = plan   # the layout of this head with this tail: no signature to build next time
+        self._sid.append(sid)
         n = self._base + len(self._sid) - 1
         if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
             self._spill()
@@ -277,6 +290,14 @@ class DictColumns:
             return sid
         if plan.tget is not None and not all(map(_is, plan.tget(leaves), plan.tvals)):
             return self._sid_of(self._flatten(d if d is not None else make(), self._f, self._i, self._o, static))
+        return self._replay(plan, leaves, d if d is not None else make, static)
+
+    def _replay(self, plan: "_Plan", leaves: list, d, static: dict | None) -> int:
+        """Fill the columns from ``leaves`` by ``plan`` (its static leaves already
+        checked); ``d``: the dict or a function making it, for the fallbacks."""
+        whole = d if isinstance(d, dict) else None
+        make = d if whole is None else (lambda: whole)
+        d = None
         f, i, o = self._f, self._i, self._o
         new_o = []
         if plan.oidx:
