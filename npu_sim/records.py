@@ -196,27 +196,16 @@ class DictColumns:
         index. ``static``: a dict shared by many stored dicts (e.g. a kernel spec's
         trace args), kept by reference: a key of ``d`` whose value *is* ``static``'s
         value for that key costs no leaf. ``static`` must not change afterwards."""
-        self._fo.append(len(self._f))
-        self._io.append(len(self._i))
-        self._oo.append(len(self._o))
-        st = 0
-        if static:
-            st = self._static_ids.get(id(static), 0)
-            if not st or self._statics[st] is not static:
-                st = self._static_ids[id(static)] = len(self._statics)
-                self._statics.append(static)
-        self._st.append(st)
+        st = self._begin(static)
         self._sid.append(self._store(d, static or None, st))
         n = self._base + len(self._sid) - 1
         if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
             self._spill()
         return n
 
-    def add_parts(self, head: dict, tail: dict, static: dict | None = None) -> int:
-        """:meth:`add` of ``{**head, **tail}`` (keys disjoint), storing the same
-        columns, for a ``tail`` dict that many stored dicts share and nobody changes
-        (a kernel's memoized trace args): its leaves and layout are worked out once
-        per tail object (a bounded cache), so a call costs the head's few keys."""
+    def _begin(self, static: dict | None) -> int:
+        """Open the next stored dict's index entries (its first leaf in each column and
+        its static id, registering ``static`` at its first use); returns the static id."""
         self._fo.append(len(self._f))
         self._io.append(len(self._i))
         self._oo.append(len(self._o))
@@ -227,6 +216,14 @@ class DictColumns:
                 st = self._static_ids[id(static)] = len(self._statics)
                 self._statics.append(static)
         self._st.append(st)
+        return st
+
+    def add_parts(self, head: dict, tail: dict, static: dict | None = None) -> int:
+        """:meth:`add` of ``{**head, **tail}`` (keys disjoint), storing the same
+        columns, for a ``tail`` dict that many stored dicts share and nobody changes
+        (a kernel's memoized trace args): its leaves and layout are worked out once
+        per tail object (a bounded cache), so a call costs the head's few keys."""
+        st = self._begin(static)
         tails = self._tails
         hit = tails.get(id(tail))
         if hit is None or hit[0] is not tail or hit[1] is not static:
