@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field, is_dataclass
-from heapq import heappush
 from typing import Any, Callable
 
 import simpy
-from simpy.events import NORMAL
 
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
@@ -92,6 +90,21 @@ def limit_blas_threads() -> None:
         threadpool_limits(limits=n, user_api="blas")
 
 
+def _task(env, prev, enqueue_ns: float, gen, stream, name: str):
+    """SimPy process of one stream task: wait for the previous task ``prev`` (a
+    process or None) and for the host time ``enqueue_ns``, then run ``gen``; a failure
+    becomes an error of the stream, never a crash. (A module function, not a
+    closure: a queued task holds a generator and its frame, no cells.)"""
+    if prev is not None and not prev.processed:
+        yield prev
+    if enqueue_ns > env.now:
+        yield env.timeout(enqueue_ns - env.now)
+    try:
+        yield from gen
+    except Exception as exc:  # a task failure is a stream error, never a crash
+        stream.errors.append(f"{name}: {exc}")
+
+
 class KernelConfigError(Exception):
     """A kernel the chip cannot run: a buffer over capacity, no blocks, or no cores."""
 
@@ -151,12 +164,18 @@ class Device:
         self.gm_l2 = GmL2(chip.l2_bytes) if chip.l2_cross_kernel_reuse else None
         self._compiled: dict[int, CompiledProgram] = {}
         self._spec_args: dict[int, tuple[KernelSpec, dict[str, Any]]] = {}   # id(spec) -> (spec, trace args)
+        self._checked: dict[int, KernelSpec] = {}   # id(spec) -> spec, for specs check_kernel passed
+        self._finished: dict[tuple, dict[str, Any]] = {}   # _finish_kernel's memo (see there)
         self._launches = 0
         self._tracks: dict[tuple, list[tuple[str, str]]] = {}
         self.host_link = BandwidthServer("host link", chip.host_link_bandwidth_bytes_per_ns)
         self.cores = make_cores(chip)
         self.scheduler = CoreScheduler(self.env, chip, self.cores)
         self._capacity = {ct: buffer_capacity(chip, ct) for ct in CoreType}
+        self._used = {}   # core type -> (scheduler capacity, its unit names): fixed per chip
+        for ct in CoreType:
+            cap = self.scheduler.capacity(ct)
+            self._used[ct] = (cap, ("AIC", "AIV") if ct is CoreType.MIX else ("AIC" if ct is CoreType.AIC else "AIV",))
         self.streams: dict[int, Stream] = {}
         self.events: dict[int, HwEvent] = {}
         self._next_id = 0
@@ -220,22 +239,12 @@ class Device:
         return e
 
     # ---- task submission --------------------------------------------------------
-    def _chain(self, stream: Stream, gen_fn: Callable[[], Any], enqueue_ns: float, name: str) -> simpy.Process:
-        prev = stream.last
-        env = self.env
-
-        def task():
-            if prev is not None and not prev.processed:
-                yield prev
-            if enqueue_ns > env.now:
-                yield env.timeout(enqueue_ns - env.now)
-            try:
-                yield from gen_fn()
-            except Exception as exc:  # a task failure is a stream error, never a crash
-                stream.errors.append(f"{name}: {exc}")
-
+    def _chain(self, stream: Stream, gen, enqueue_ns: float, name: str) -> simpy.Process:
+        """Start ``gen`` (a task's generator, not yet started) as the stream's next
+        task: a SimPy process that first waits for the stream's previous task and for
+        the host time ``enqueue_ns`` (:func:`_task`)."""
         stream.task_count += 1
-        stream.last = env.process(task())
+        stream.last = self.env.process(_task(self.env, stream.last, enqueue_ns, gen, stream, name))
         return stream.last
 
     def check_kernel(self, launch: KernelLaunch) -> None:
@@ -274,12 +283,18 @@ class Device:
                     self.compiled(b, split)
             except ValueError as e:
                 raise KernelConfigError(f"{spec.name}: {e}") from None
+        if len(self._checked) > 4096:
+            self._checked.clear()
+        self._checked[id(spec)] = spec
 
     def submit_kernel(self, stream: Stream, launch: KernelLaunch, enqueue_ns: float,
                       flow_id: int | None = None) -> simpy.Process:
-        """Enqueue a kernel. Raises KernelConfigError (before enqueueing) if it cannot run."""
-        self.check_kernel(launch)
-        return self._chain(stream, lambda: self._run_kernel(stream, launch, flow_id), enqueue_ns, launch.spec.name)
+        """Enqueue a kernel. Raises KernelConfigError (before enqueueing) if it cannot run
+        (:meth:`check_kernel`, run once per spec object: a spec is not changed once
+        phase 1 made it, and the chip of a device never changes)."""
+        if self._checked.get(id(launch.spec)) is not launch.spec:
+            self.check_kernel(launch)
+        return self._chain(stream, self._run_kernel(stream, launch, flow_id), enqueue_ns, launch.spec.name)
 
     def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None):
         env = self.env
@@ -296,7 +311,12 @@ class Device:
         mix = kind is CoreType.MIX
         prio = stream.priority
         if not mix and self.fast_path and self._uncontended(kind, len(spec.blocks)):
-            yield from self._blocks_inline(spec, stats, scope, unit, dispatch)
+            # this step is the kernel's own timeout (one callback) and the queue is empty: nothing
+            # can act before its blocks end, so the clock moves straight to that end (the exact float
+            # the end event would carry) and the kernel finishes in this step
+            end = self._blocks_inline(spec, stats, scope, unit, dispatch)
+            if end > env._now:
+                env._now = end
         else:
             yield from self._blocks_evented(spec, stats, scope, unit, dispatch, kind, prio, mix)
         self._finish_kernel(stream, launch, flow_id, t0, stats, kind, unit)
@@ -314,25 +334,19 @@ class Device:
         free = sched.free
         return sum(len(free[u]) for u in sched.sources[kind]) >= nblocks
 
-    def _blocks_inline(self, spec, stats, scope, unit, dispatch):
+    def _blocks_inline(self, spec, stats, scope, unit, dispatch) -> float:
         """The fast path: every block's :func:`run_block` run by
-        :func:`run_blocks_inline` in SimPy's order, then one event at the time the
-        last block ended (pushed at that exact float: ``now + (end - now)`` may round)."""
-        env = self.env
+        :func:`run_blocks_inline` in SimPy's order; returns the time (ns) the last
+        block ended (the caller moves the clock there: no SimPy event at all)."""
         sched = self.scheduler
         kind = spec.core_type
         release = sched.release
-        clock = InlineClock(env.now)
+        clock = InlineClock(self.env._now)
         gens = [run_block(self, sched.acquire(kind), prog, spec, stats, scope, unit, dispatch, release, clock)
                 for prog in spec.blocks]
         end = run_blocks_inline(gens, clock)
         self.fast_kernels += 1
-        if end > env.now:
-            ev = simpy.Event(env)
-            ev._ok = True
-            ev._value = None
-            heappush(env._queue, (end, NORMAL, next(env._eid), ev))
-            yield ev
+        return end
 
     def _blocks_evented(self, spec, stats, scope, unit, dispatch, kind, prio, mix):
         """The reference path: one SimPy process per block (cores.py hands out the cores)."""
@@ -351,34 +365,55 @@ class Device:
         yield simpy.AllOf(env, procs)
 
     def _finish_kernel(self, stream, launch, flow_id, t0, stats, kind, unit) -> None:
-        """The kernel's body, pipe totals, metrics, record and stream task span."""
+        """The kernel's body, pipe totals, metrics, record and stream task span.
+
+        The trace args (spec args, task facts, pipe busy ns, bytes, metrics, L2
+        counters) are a function of the spec and of what the blocks did (``stats``)
+        and the duration alone, so they are built once per distinct ``(spec, dur,
+        stats)`` and the dict is shared by the launches that repeat it (a bounded
+        memo): the record store and the recorder copy it, nobody mutates it."""
         env = self.env
         spec = launch.spec
-        sched = self.scheduler
         if launch.body is not None and self.backed:
             launch.body(self.memory)
         dur = env.now - t0
-        busy_out = {p.value: b for p, b in stats.busy.items()}
-        for p, b in busy_out.items():
-            self.pipe_busy_ns[p] = self.pipe_busy_ns.get(p, 0.0) + b
-        task = TASK_TYPES[kind]
-        n = spec.block_dim
-        if kind is CoreType.MIX:
-            g = min(n, sched.capacity(kind))
-            used = {"AIC": g, "AIV": 2 * g}
-        else:
-            used = {unit: min(n, sched.capacity(kind))}
-        met = kernel_metrics(self.chip, dur, busy_out, {p.value: b for p, b in stats.fixed.items()}, stats.core_ns,
-                             used, spec.flops, stats.gm_bytes, stats.hbm_bytes, stats.l2_hit_bytes)
-        static = self.spec_args(spec)
-        args = dict(static, task_type=task, block_dim=spec.block_dim, tiling_key=spec.tiling_key,
-                    pipe_busy_ns=busy_out, gm_bytes=stats.gm_bytes, hbm_bytes=stats.hbm_bytes,
-                    l2_hit_bytes=stats.l2_hit_bytes, **met)
-        self._l2_counters(args, stats)
-        self.kernel_records.append(dict(name=spec.name, stream=stream.stream_id, start_ns=t0, dur_ns=dur, **args),
-                                   static)
+        busy = stats.busy
+        fixed = stats.fixed   # Pipe members by id: they live as long as the process, and hash as ints
+        key = (id(spec), dur, tuple(map(id, busy)), tuple(busy.values()), tuple(map(id, fixed)),
+               tuple(fixed.values()), tuple(stats.core_ns.items()), stats.gm_bytes, stats.hbm_bytes,
+               stats.l2_hit_bytes, stats.writeback_bytes, stats.resident_in)
+        memo = self._finished
+        hit = memo.get(key)
+        if hit is None or hit[0] is not spec:
+            if len(memo) > 4096:
+                memo.clear()
+            hit = memo[key] = (spec, self._kernel_args(spec, dur, stats, kind, unit))
+        args = hit[1]
+        pb = self.pipe_busy_ns
+        for p, b in args["pipe_busy_ns"].items():
+            pb[p] = pb.get(p, 0.0) + b
+        self.kernel_records.append_parts({"name": spec.name, "stream": stream.stream_id, "start_ns": t0,
+                                          "dur_ns": dur}, args, self.spec_args(spec))
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)
+
+    def _kernel_args(self, spec, dur, stats, kind, unit) -> dict[str, Any]:
+        """A kernel's trace args (see :meth:`_finish_kernel`)."""
+        busy_out = {p.value: b for p, b in stats.busy.items()}
+        cap, units = self._used[kind]
+        n = spec.block_dim
+        if kind is CoreType.MIX:
+            g = min(n, cap)
+            used = {"AIC": g, "AIV": 2 * g}
+        else:
+            used = {unit: min(n, cap)}
+        met = kernel_metrics(self.chip, dur, busy_out, {p.value: b for p, b in stats.fixed.items()}, stats.core_ns,
+                             used, spec.flops, stats.gm_bytes, stats.hbm_bytes, stats.l2_hit_bytes)
+        args = dict(self.spec_args(spec), task_type=TASK_TYPES[kind], block_dim=spec.block_dim,
+                    tiling_key=spec.tiling_key, pipe_busy_ns=busy_out, gm_bytes=stats.gm_bytes,
+                    hbm_bytes=stats.hbm_bytes, l2_hit_bytes=stats.l2_hit_bytes, **met)
+        self._l2_counters(args, stats)
+        return args
 
     def _l2_resident(self, launch: KernelLaunch, stats: KernelStats) -> None:
         """The L2 kept across kernels (hardware/l2.py ``GmL2``): the share of the
@@ -430,7 +465,7 @@ class Device:
         bytes when the copy completes. ``dst``: the (address, nbytes) device range it
         writes, or None; the L2 kept across kernels forgets it when the copy ends
         (hardware/l2.py ``GmL2.invalidate``). Time: see hardware/cost.py ``memcpy_ns`` / ``memset_ns``."""
-        return self._chain(stream, lambda: self._run_memcpy(stream, nbytes, kind, apply, flow_id, dst), enqueue_ns,
+        return self._chain(stream, self._run_memcpy(stream, nbytes, kind, apply, flow_id, dst), enqueue_ns,
                            f"memcpy {kind}")
 
     def _run_memcpy(self, stream, nbytes, kind, apply, flow_id, dst=None):
@@ -465,7 +500,7 @@ class Device:
             return
             yield  # pragma: no cover
 
-        self._chain(stream, gen, enqueue_ns, "EVENT_RECORD")
+        self._chain(stream, gen(), enqueue_ns, "EVENT_RECORD")
         return fired
 
     def submit_wait(self, stream: Stream, event: HwEvent, enqueue_ns: float) -> None:
@@ -484,7 +519,7 @@ class Device:
             self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), "STREAM_WAIT_EVENT", t0,
                                self.env.now - t0, "task", {"event": event.event_id, "task_type": "STREAM_WAIT_EVENT"})
 
-        self._chain(stream, gen, enqueue_ns, "STREAM_WAIT_EVENT")
+        self._chain(stream, gen(), enqueue_ns, "STREAM_WAIT_EVENT")
 
     # ---- running the clock -----------------------------------------------------
     def run_until(self, event: simpy.Event | None, on_progress: Callable[[int], None] | None = None,

@@ -99,7 +99,8 @@ class DictColumns:
     :meth:`get` rebuilds the dict stored at that index (a new dict each call)."""
 
     __slots__ = ("_shapes", "_shape_ids", "_sid", "_f", "_i", "_o", "_fo", "_io", "_oo", "_strs",
-                 "_statics", "_static_ids", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok", "_plans")
+                 "_statics", "_static_ids", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok", "_plans",
+                 "_builders", "_tails")
 
     def __init__(self) -> None:
         self._shapes: list[tuple] = []              # shape id -> shape
@@ -118,6 +119,8 @@ class DictColumns:
         self._seg_size = 0
         self._spill_ok = True
         self._plans: dict = {}                      # layout signature -> _Plan (see _store)
+        self._tails: dict = {}                      # id(tail) -> (tail, static, _parts) for add_parts
+        self._builders: list = []                   # shape id -> its reader (_builder), made at the first read
 
     def __len__(self) -> int:
         return self._base + len(self._sid)
@@ -193,6 +196,16 @@ class DictColumns:
         index. ``static``: a dict shared by many stored dicts (e.g. a kernel spec's
         trace args), kept by reference: a key of ``d`` whose value *is* ``static``'s
         value for that key costs no leaf. ``static`` must not change afterwards."""
+        st = self._begin(static)
+        self._sid.append(self._store(d, static or None, st))
+        n = self._base + len(self._sid) - 1
+        if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
+            self._spill()
+        return n
+
+    def _begin(self, static: dict | None) -> int:
+        """Open the next stored dict's index entries (its first leaf in each column and
+        its static id, registering ``static`` at its first use); returns the static id."""
         self._fo.append(len(self._f))
         self._io.append(len(self._i))
         self._oo.append(len(self._o))
@@ -203,7 +216,38 @@ class DictColumns:
                 st = self._static_ids[id(static)] = len(self._statics)
                 self._statics.append(static)
         self._st.append(st)
-        self._sid.append(self._store(d, static or None, st))
+        return st
+
+    def add_parts(self, head: dict, tail: dict, static: dict | None = None) -> int:
+        """:meth:`add` of ``{**head, **tail}`` (keys disjoint), storing the same
+        columns, for a ``tail`` dict that many stored dicts share and nobody changes
+        (a kernel's memoized trace args): its leaves and layout are worked out once
+        per tail object (a bounded cache), so a call costs the head's few keys."""
+        st = self._begin(static)
+        tails = self._tails
+        hit = tails.get(id(tail))
+        if hit is None or hit[0] is not tail or hit[1] is not static:
+            if len(tails) > 4096:
+                tails.clear()
+            hit = tails[id(tail)] = (tail, static, _parts(tail, static or None), {})
+        hl = list(head.values())
+        hk = tuple(head)
+        ht = tuple(map(type, hl))
+        tl, tk, tt, ts = hit[2]
+        leaves = hl + tl
+        hkey = (hk, ht, st)
+        plan = hit[3].get(hkey) if dict not in ht else None
+        if plan is not None and (plan.tget is None or all(map(_is, plan.tget(leaves), plan.tvals))):
+            sid = self._replay(plan, leaves, lambda: {**head, **tail}, static or None)
+        else:
+            hl, hk, ht, hs = _parts(head, None)
+            types = ht + tt
+            sig = (hk + tk, types, hs + ts) if dict in types else (hk + tk, types)
+            sid = self._store_leaves(lambda: {**head, **tail}, leaves, sig, static or None, st)
+            plan = self._plans.get((sig, st))
+            if plan is not None and plan.sid == sid and len(hit[3]) < 64:
+                hit[3][hkey] = plan   # the layout of this head with this tail: no signature to build next time
+        self._sid.append(sid)
         n = self._base + len(self._sid) - 1
         if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
             self._spill()
@@ -225,16 +269,32 @@ class DictColumns:
         :meth:`_flatten` when a static value is no longer the same object or an int
         does not fit 64 bits."""
         leaves, sig = _leaves_sig(d, static)
+        return self._store_leaves(d, leaves, sig, static, st)
+
+    def _store_leaves(self, d, leaves: list, sig: tuple, static: dict | None, st: int) -> int:
+        """:meth:`_store` given ``d``'s ``_leaves_sig``; ``d`` may be a function
+        returning the dict (built only when the plan does not apply)."""
+        if not isinstance(d, dict):   # built at most once, where a fallback needs it
+            make = d
+            d = None
         key = (sig, st)
         plan = self._plans.get(key)
         if plan is None:
-            shape = self._flatten(d, self._f, self._i, self._o, static)
+            shape = self._flatten(d if d is not None else make(), self._f, self._i, self._o, static)
             sid = self._sid_of(shape)
             if len(self._plans) < 4096:
                 self._plans[key] = _Plan(shape, sid, static)
             return sid
         if plan.tget is not None and not all(map(_is, plan.tget(leaves), plan.tvals)):
-            return self._sid_of(self._flatten(d, self._f, self._i, self._o, static))
+            return self._sid_of(self._flatten(d if d is not None else make(), self._f, self._i, self._o, static))
+        return self._replay(plan, leaves, d if d is not None else make, static)
+
+    def _replay(self, plan: "_Plan", leaves: list, d, static: dict | None) -> int:
+        """Fill the columns from ``leaves`` by ``plan`` (its static leaves already
+        checked); ``d``: the dict or a function making it, for the fallbacks."""
+        whole = d if isinstance(d, dict) else None
+        make = d if whole is None else (lambda: whole)
+        d = None
         f, i, o = self._f, self._i, self._o
         new_o = []
         if plan.oidx:
@@ -250,14 +310,14 @@ class DictColumns:
                     else:
                         new_o.append(v)
             except Exception:  # noqa: BLE001 - an unpicklable list: _flatten keeps the object
-                return self._sid_of(self._flatten(d, f, i, o, static))
+                return self._sid_of(self._flatten(d if d is not None else make(), f, i, o, static))
         if plan.iget is not None:
             n0 = len(i)
             try:
                 i.extend(plan.iget(leaves))
             except OverflowError:
                 del i[n0:]
-                return self._sid_of(self._flatten(d, f, i, o, static))
+                return self._sid_of(self._flatten(d if d is not None else make(), f, i, o, static))
         if plan.fget is not None:
             f.extend(plan.fget(leaves))
         if new_o:
@@ -272,7 +332,14 @@ class DictColumns:
         if not 0 <= index < n:
             raise IndexError("stored dict index out of range")
         (sid, st, f, i, o, fo, io, oo), j = self._segment(index)
-        return _build(self._shapes[sid[j]], f, i, o, [fo[j], io[j], oo[j]], self._statics[st[j]])[0]
+        k = sid[j]
+        builders = self._builders
+        if k >= len(builders):
+            builders += [None] * (len(self._shapes) - len(builders))
+        b = builders[k]
+        if b is None:
+            b = builders[k] = _builder(self._shapes[k])
+        return b(f, i, o, fo[j], io[j], oo[j], self._statics[st[j]])
 
     def nbytes(self) -> int:
         """Host bytes of the in-memory columns (not the interned shapes or strings, nor
@@ -318,6 +385,14 @@ def _leaves_sig(d: dict, static: dict | None) -> tuple[list, tuple]:
     return leaves, (keys, types, tuple(sub))
 
 
+def _parts(d: dict, static: dict | None) -> tuple[list, tuple, tuple, tuple]:
+    """``d``'s ``(leaves, keys, types, nested layouts)``: the pieces of its
+    :func:`_leaves_sig`, which for two dicts with disjoint keys concatenate into
+    those of the merged dict."""
+    leaves, sig = _leaves_sig(d, static)
+    return leaves, sig[0], sig[1], sig[2] if len(sig) == 3 else ()
+
+
 def _getter(idx: list):
     """A function of a list returning the tuple of its items at ``idx`` (None if empty)."""
     if not idx:
@@ -357,6 +432,46 @@ class _Plan:
         self.tvals = tuple(static[k] for _, k in tkeys) if tkeys else ()
 
 
+def _builder(shape: tuple):
+    """A reader of dicts of layout ``shape``: ``fn(f, i, o, f0, i0, o0, static)`` returns
+    the dict whose leaves start at ``f[f0]``, ``i[i0]``, ``o[o0]``, as :func:`_build`
+    does, but made once per layout as one dict display (compiled from the shape's
+    keys: a read costs one call instead of a loop per key). Falls back to
+    :func:`_build` for a key that is not a str or an int."""
+    pos = [0, 0, 0]
+
+    def expr(sh) -> str | None:
+        parts = []
+        for k, tag in sh:
+            if type(k) not in (str, int):
+                return None
+            if type(tag) is tuple:
+                v = expr(tag)
+                if v is None:
+                    return None
+            elif tag == _T:
+                v = f"st[{k!r}]"
+            elif tag == _F:
+                v = f"f[a + {pos[0]}]"
+                pos[0] += 1
+            elif tag == _I:
+                v = f"i[b + {pos[1]}]"
+                pos[1] += 1
+            elif tag == _P:
+                v = f"loads(o[c + {pos[2]}])"
+                pos[2] += 1
+            else:
+                v = f"o[c + {pos[2]}]"
+                pos[2] += 1
+            parts.append(f"{k!r}: {v}")
+        return "{" + ", ".join(parts) + "}"
+
+    body = expr(shape)
+    if body is None:
+        return lambda f, i, o, a, b, c, st: _build(shape, f, i, o, [a, b, c], st)[0]
+    return eval(f"lambda f, i, o, a, b, c, st: {body}", {"loads": pickle.loads})   # noqa: S307 - keys are repr'd
+
+
 def _build(shape: tuple, f, i, o, pos: list, static: dict) -> tuple[dict, list]:
     out = {}
     for k, tag in shape:
@@ -394,6 +509,11 @@ class KernelRecords:
         """Store one kernel record (the dict itself is not kept; ``static``: see
         :meth:`DictColumns.add`)."""
         self._cols.add(record, static)
+
+    def append_parts(self, head: dict[str, Any], tail: dict[str, Any], static: dict | None = None) -> None:
+        """:meth:`append` of ``{**head, **tail}`` for a shared, unchanging ``tail``
+        (``DictColumns.add_parts``): the same stored record, less work per call."""
+        self._cols.add_parts(head, tail, static)
 
     def clear(self) -> None:
         self._cols.clear()

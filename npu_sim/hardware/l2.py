@@ -177,8 +177,11 @@ class GmL2:
     def resident(self, addr: int, nbytes: int) -> int:
         """Bytes of ``[addr, addr + nbytes)`` resident now (no state change)."""
         lo, hi = addr, addr + nbytes
-        i, j = self._overlapping(lo, hi)
         spans = self.spans
+        cur = spans.get(lo)
+        if cur is not None and cur[0] >= hi and nbytes > 0:   # inside one resident interval
+            return nbytes
+        i, j = self._overlapping(lo, hi)
         got = 0
         for s in self.starts[i:j]:
             e = spans[s][0]
@@ -199,8 +202,18 @@ class GmL2:
         if nbytes > self.capacity_bytes:
             addr, nbytes = addr + nbytes - self.capacity_bytes, self.capacity_bytes
         lo, hi = addr, addr + nbytes
-        i, j = self._overlapping(lo, hi)
         spans = self.spans
+        cur = spans.get(lo)
+        if cur is not None and cur[0] == hi:   # exactly one resident interval: only its stamp changes
+            self.clock += 1
+            cur[1] = self.clock               # the heap entry of the old stamp is now stale
+            heappush(self.heap, (self.clock, lo))
+            self._evict()                     # a no-op (the bytes resident did not change), kept for symmetry
+            if len(self.heap) > 4 * len(spans) + 64:
+                self.heap = [(v[1], k) for k, v in spans.items()]
+                heapify(self.heap)
+            return
+        i, j = self._overlapping(lo, hi)
         cut = self.starts[i:j]
         del self.starts[i:j]
         for s in cut:   # the parts outside [lo, hi) keep their stamp

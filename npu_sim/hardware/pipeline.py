@@ -48,13 +48,15 @@ class CompiledProgram:
     bus_bytes, keyed, nbytes, gm, write)`` of stage ``s`` (see ``StageCost``).
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n")
+    __slots__ = ("prog", "pipes", "groups", "n", "gleft")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
         self.pipes = pipes
         self.groups = groups
         self.n = n
+        #: per stage, the tile count of its first group (run_block's starting countdown)
+        self.gleft = [g[0][0] for g in groups] if n else []
 
 
 def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
@@ -140,19 +142,19 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     hbm = dev.hbm
     l2 = dev.l2
     cache = dev.l2_cache
-    wfac = l2_write_cost_factor(dev.chip)
+    wfac = 0.0
     res = stats.resident
     res_keyed = stats.resident_keyed
     rec = dev.recorder
-    recording = rec.enabled
+    recording = rec.enabled and rec.pipes   # trace level "kernels" keeps no pipe span
     if recording:
         tracks = dev.pipe_tracks(core, pipes)
         items_append = rec.pipe_sink()
-    bn = max(1, spec.buffer_num)
+    bn = spec.buffer_num if spec.buffer_num > 1 else 1
     end = [[0.0] * n for _ in range(S)]
     nxt = [0] * S
     gidx = [0] * S
-    gleft = [groups[s][0][0] for s in range(S)]
+    gleft = cp.gleft[:]
     last = S - 1
     label = spec.name
     block_end = base
@@ -166,10 +168,16 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     remaining = n * S
     # per stage: (s, its end times, the previous stage's, the next stage's or None)
     links = [(s, end[s], end[s - 1] if s else None, end[s + 1] if s < last else None) for s in range(S)]
+    single = n == 1   # one tile: only the first stage not yet run can start, at the previous one's end
+    if single:
+        links = ()
     while remaining:
-        # pick the startable stage with the earliest start
-        best_s = -1
-        best_t = 0.0
+        if single:
+            best_s = S - remaining
+            best_t = end[best_s - 1][0] if best_s else base
+        else:   # pick the startable stage with the earliest start
+            best_s = -1
+            best_t = 0.0
         for s, end_s, end_prev, end_next in links:
             i = nxt[s]
             if i >= n:
@@ -207,6 +215,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                 j = cnt - gleft[s]
                 hit = 0
                 if write:   # write-back: into L2 (at the write rate) unless larger than L2
+                    if not wfac:
+                        wfac = l2_write_cost_factor(dev.chip)
                     for key, b in keyed:
                         if cache.write((scope, key, j), b):
                             hit += b

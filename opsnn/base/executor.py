@@ -119,7 +119,8 @@ class aclOpExecutor:  # noqa: N801 (CANN spelling)
     (bytes) is this handle's own copy.
     """
 
-    __slots__ = ("plan", "slots", "overrides", "workspace_size", "state", "runs", "gm_layout", "__weakref__")
+    __slots__ = ("plan", "slots", "overrides", "workspace_size", "state", "runs", "gm_layout", "gm_last",
+                 "__weakref__")
 
     def __new__(cls, *args, **kwargs):
         h = POOL.take()
@@ -131,6 +132,7 @@ class aclOpExecutor:  # noqa: N801 (CANN spelling)
         self.plan = plan
         self.slots = plan.inputs + plan.outputs
         self.gm_layout: list | None = None   # per slot (is_input, byte offset, extent), made at first launch
+        self.gm_last: tuple | None = None    # (layout, addrs, workspace, ranges) of the latest launch (op._ranges)
         self.overrides: list | None = None
         self.workspace_size = plan.workspace_size
         self.state = REPEATABLE if repeatable else PREPARED
@@ -146,6 +148,7 @@ class aclOpExecutor:  # noqa: N801 (CANN spelling)
         h.plan = plan
         h.slots = slots
         h.gm_layout = None
+        h.gm_last = None
         h.overrides = None
         h.workspace_size = plan.workspace_size
         h.state = PREPARED

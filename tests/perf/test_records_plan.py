@@ -71,3 +71,29 @@ def test_bulk_pipe_spans_equal_one_by_one(monkeypatch):
     b.add_pipes(run)
     assert list(a.entries()) == list(b.entries()) == run
     assert len(a) == len(b) and a.pipe_count() == b.pipe_count()
+
+
+def test_add_parts_stores_what_add_stores():
+    """``add_parts(head, tail)`` (a shared tail, its layout cached) fills the columns
+    exactly as ``add({**head, **tail})``, and the generated readers (``_builder``)
+    return what the reference reader ``_build`` returns."""
+    from npu_sim.records import _build, _builder
+    rng = random.Random(7)
+    static = {"shapes": [[1, 768]], "tiling": {"a": 1, "b": 2.0}}
+    tail_layouts = [[("x", "l"), ("busy", "d"), ("ok", "o"), ("shapes", "t"), ("tiling", "t")],
+                    [("a", "f"), ("nest", "d"), ("u", "u"), ("c", "i")], [("z", "f")]]
+    tails = [_rand_dict(rng, lay, static) for lay in tail_layouts for _ in range(3)]
+    ref, fast = DictColumns(), DictColumns()
+    for _ in range(2000):
+        tail = rng.choice(tails)
+        head = {"name": rng.choice(["Add", "Mul"]), "stream": rng.randint(0, 3),
+                "start_ns": rng.choice([0, rng.random() * 1e5]), "dur_ns": rng.random() * 1e3}
+        st = static if rng.random() < 0.8 else None
+        assert ref.add({**head, **tail}, st) == fast.add_parts(head, tail, st)
+    assert ref._columns() == fast._columns()
+    for k in range(len(ref)):
+        assert fast.get(k) == ref.get(k) and list(fast.get(k)) == list(ref.get(k))
+        (sid, st, f, i, o, fo, io, oo), j = ref._segment(k)
+        shape = ref._shapes[sid[j]]
+        assert _builder(shape)(f, i, o, fo[j], io[j], oo[j], ref._statics[st[j]]) == \
+            _build(shape, f, i, o, [fo[j], io[j], oo[j]], ref._statics[st[j]])[0]
