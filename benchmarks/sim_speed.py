@@ -194,11 +194,24 @@ def import_times() -> None:
             "npu_sim": "import npu_sim", "acl_runtime": "import acl_runtime",
             "opsnn": "import opsnn", "frontend.runner": "import frontend.runner"}
     print("import time (fresh process, median of 3):")
+    if not _bytecode_cached():
+        print("  NOTE: no bytecode cache for npu_sim (PYTHONDONTWRITEBYTECODE is set or the tree is fresh): these "
+              "times include compiling every module from source, ~2-4x a normal install's; "
+              "`python -m compileall -q npu_sim acl_runtime opsnn frontend traces` once gives the installed figure")
     for label, stmt in mods.items():
         code = f"import time; t = time.perf_counter(); {stmt}; print(time.perf_counter() - t)"
         ts = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout or "nan")
               for _ in range(3)]
         print(f"  {label:40s} {1e3 * statistics.median(ts):8.0f} ms")
+
+
+def _bytecode_cached() -> bool:
+    """True when npu_sim's own modules have a bytecode cache file (imports read it
+    instead of compiling the source)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.find_spec("npu_sim.device")
+    return bool(spec and spec.origin and Path(importlib.util.cache_from_source(spec.origin)).exists())
 
 
 def tiny_kernel(pairs: int = 5, n: int = 1000) -> None:
