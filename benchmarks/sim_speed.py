@@ -17,9 +17,13 @@ median is printed):
   The bodies' share is about full's simulate minus timing's.
 
 Part 2 -- scaling, timing-only, trace level "kernels": a chain of N Add 1x768
-(fp16) kernels, N = 100 .. 3000 (``--quick``: .. 1000), and one Matmul n x n x n,
-n = 256 .. 2048 (tiles grow as n^3); prints wall time, host memory and the
-exponent of a least-squares fit of log(wall) on log(work). Linear: exponent ~1.
+(fp16) kernels, N = 100 .. 100,000 (``--quick``: .. 2000), with the exponent of a
+least-squares fit of log(wall) on log(N) over N >= 1000 (below that the fixed cost
+of a session dominates; the fit over all N is printed too). Linear: exponent ~1.
+Then one Matmul n x n x n, n = 256 .. 16384 (``--quick``: .. 1024), on the fast
+path and on the per-block event path, with its tile steps (output tiles x K chunks)
+and timed steps per block, and the exponent of wall against tile steps for both
+(:func:`matmul_scaling`: under 1, as the tiling caps a block's timed steps).
 Also prints the wall time per tiny kernel (the chain's slope). Then host memory
 against N: the same chain at trace levels "off" and "kernels", N = 100 .. 100,000
 (``--quick``: .. 3000), retained host bytes (tracemalloc, after a collection) per
@@ -53,13 +57,23 @@ import numpy as np
 MODES = ("full", "timing", "ref", "ort")
 
 
-def _feeds(graph, seed: int = 0) -> dict:
+def _declared_inputs(proto) -> dict:
+    """A model's runtime inputs as declared (name -> (shape, dtype); -1 for a dynamic
+    dim), read from the ModelProto without folding anything."""
+    from onnx import helper
+    inits = {i.name for i in proto.graph.initializer}
+    return {vi.name: (tuple(d.dim_value if d.HasField("dim_value") else -1 for d in vi.type.tensor_type.shape.dim),
+                      np.dtype(helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type)))
+            for vi in proto.graph.input if vi.name not in inits}
+
+
+def _feeds(inputs: dict, seed: int = 0) -> dict:
     """Seeded inputs; dynamic dims become batch 2 (the first) and 16 (others, e.g. a
     sequence); an integer input named like a mask is all ones, other integer inputs
     are token ids in [1000, 9000)."""
     rng = np.random.default_rng(seed)
     out = {}
-    for name, (shape, dtype) in graph.inputs.items():
+    for name, (shape, dtype) in inputs.items():
         shape = [d if d >= 0 else (2 if i == 0 else 16) for i, d in enumerate(shape)]
         if np.dtype(dtype).kind == "f":
             out[name] = rng.standard_normal(shape).astype(dtype)
@@ -80,11 +94,11 @@ def _child(model: str, mode: str) -> dict:
         from frontend.runner import ModelRunner
         from acl_runtime.runtime import runtime
     t1 = time.perf_counter()
-    path = resolve_model(model)
-    graph = load_graph(path)
-    feeds = _feeds(graph)
-    if any(d < 0 for shape, _ in graph.inputs.values() for d in shape):
-        graph = load_graph(path, overrides=feeds)   # static shapes from the feeds, as npu-sim run --inputs
+    import onnx
+    proto = onnx.load(str(resolve_model(model)))
+    feeds = _feeds(_declared_inputs(proto))
+    # one parse and one fold, as npu-sim run: dynamic dims pinned by the feeds (as --inputs does)
+    graph = load_graph(proto, overrides=feeds)
     t2 = time.perf_counter()
     if mode in ("ref", "ort"):
         if mode == "ref":
@@ -180,11 +194,24 @@ def import_times() -> None:
             "npu_sim": "import npu_sim", "acl_runtime": "import acl_runtime",
             "opsnn": "import opsnn", "frontend.runner": "import frontend.runner"}
     print("import time (fresh process, median of 3):")
+    if not _bytecode_cached():
+        print("  NOTE: no bytecode cache for npu_sim (PYTHONDONTWRITEBYTECODE is set or the tree is fresh): these "
+              "times include compiling every module from source, ~2-4x a normal install's; "
+              "`python -m compileall -q npu_sim acl_runtime opsnn frontend traces` once gives the installed figure")
     for label, stmt in mods.items():
         code = f"import time; t = time.perf_counter(); {stmt}; print(time.perf_counter() - t)"
         ts = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout or "nan")
               for _ in range(3)]
         print(f"  {label:40s} {1e3 * statistics.median(ts):8.0f} ms")
+
+
+def _bytecode_cached() -> bool:
+    """True when npu_sim's own modules have a bytecode cache file (imports read it
+    instead of compiling the source)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.find_spec("npu_sim.device")
+    return bool(spec and spec.origin and Path(importlib.util.cache_from_source(spec.origin)).exists())
 
 
 def tiny_kernel(pairs: int = 5, n: int = 1000) -> None:
@@ -272,7 +299,7 @@ def part2(quick: bool) -> None:
         profiler.set_level("kernels")
         return _Dev()
 
-    ns = [100, 300, 1000] + ([] if quick else [3000, 10000, 100000])
+    ns = [100, 300, 1000, 2000] + ([] if quick else [5000, 10000, 30000, 100000])
     walls, mems = [], []
     for n in ns:
         h = session()
@@ -290,25 +317,63 @@ def part2(quick: bool) -> None:
     print("chain of N Add 1x768 kernels (timing-only, trace level kernels):")
     for n, w, m in zip(ns, walls, mems):
         print(f"  N={n:6d}  wall {w:7.3f} s  {1e6 * w / n:6.1f} us/kernel  peak rss {m:6.0f} MiB")
-    print(f"  fitted exponent (wall ~ N^k): k = {_fit(ns, walls):.2f}")
-    sizes = [256, 512, 1024] + ([] if quick else [2048])
-    walls = []
-    for n in [128] + sizes:   # the first is a warm-up
-        h = session()
-        _, a = h.empty((n, n), np.float16)
-        _, c = h.empty((n, n), np.float16)
-        t0 = time.perf_counter()
-        ws, ex, ret = opsnn.aclnnMatmulGetWorkspaceSize(a, a, c, 0)
-        opsnn.aclnnMatmul(h.malloc(ws) if ws else 0, ws, ex, 0)
-        acl.rt.synchronize_device()
-        walls.append(time.perf_counter() - t0)
-    walls = walls[1:]
-    print("one Matmul n x n x n fp16 (timing-only; phase 1 + simulate):")
-    for n, w in zip(sizes, walls):
-        print(f"  n={n:5d}  wall {w:7.3f} s")
-    print(f"  fitted exponent (wall ~ (n^3)^k): k = {_fit([s ** 3 for s in sizes], walls):.2f}")
-    acl.finalize()
+    big = [(n, w) for n, w in zip(ns, walls) if n >= 1000]
+    if len(big) >= 2:
+        print(f"  fitted exponent (wall ~ N^k) on N >= 1000, where the fixed cost no longer dominates: "
+              f"k = {_fit(*zip(*big)):.2f}")
+    print(f"  (on all N: k = {_fit(ns, walls):.2f})")
+    matmul_scaling(quick, session)
     memory_scaling(quick, session)
+
+
+def matmul_scaling(quick: bool, session) -> None:
+    """One Matmul n x n x n fp16 (timing-only, trace "kernels"; phase 1 + simulate) for
+    n = 256 .. 16384 (``--quick``: .. 1024), with the uncontended fast path (default)
+    and with the per-block event path (``Device.fast_path = False``, as
+    NPU_SIM_FAST_PATH=0). Prints the tiling (output tiles x K chunks = tile steps, and
+    the timed steps per block after K chunks merge: ``MatmulTilingData``) and the
+    fitted exponent of wall against tile steps for both paths. The cube tiling caps a
+    block's timed steps (MAX_CUBE_STEPS_PER_BLOCK), so beyond a few thousand tiles the
+    wall time stops growing with the tile count: an exponent well under 1, which is
+    better than linear."""
+    import opsnn
+    from acl_runtime import acl
+    from acl_runtime.runtime import runtime
+    from opsnn.base.cache import clear_executor_cache
+    sizes = [256, 512, 1024] + ([] if quick else [2048, 4096, 8192, 16384])
+    rows = []
+    for n in [128] + sizes:   # the first is a warm-up
+        row = [n]
+        for fast in (True, False):
+            clear_executor_cache()   # both paths pay a cold phase 1
+            h = session()
+            runtime().device.fast_path = fast
+            _, a = h.empty((n, n), np.float16)
+            _, c = h.empty((n, n), np.float16)
+            t0 = time.perf_counter()
+            ws, ex, ret = opsnn.aclnnMatmulGetWorkspaceSize(a, a, c, 0)
+            opsnn.aclnnMatmul(h.malloc(ws) if ws else 0, ws, ex, 0)
+            acl.rt.synchronize_device()
+            row.append(time.perf_counter() - t0)
+            td = (ex.plan.info or {}).get("tiling") or {}   # MatmulTilingData's fields (phase 1's info)
+        steps = td.get("out_tiles", 0) * td.get("k_chunks", 0)
+        per_block = -(-td.get("out_tiles", 0) // max(td.get("block_dim", 1), 1)) * \
+            -(-td.get("k_chunks", 0) // max(td.get("chunks_per_step", 1), 1))
+        rows.append(row + [steps, per_block])
+        acl.finalize()
+    rows = rows[1:]
+    print("one Matmul n x n x n fp16 (timing-only; phase 1 + simulate; tiling from MatmulTilingData):")
+    for n, fa, ev, steps, pb in rows:
+        print(f"  n={n:5d}  tiles x K chunks {steps:9,d}  timed steps/block {pb:4d}  "
+              f"wall {fa:7.3f} s fast path, {ev:7.3f} s event path")
+    st = [r[3] for r in rows]
+    print(f"  fitted exponent (wall ~ tiles^k): fast path k = {_fit(st, [r[1] for r in rows]):.2f}, "
+          f"event path k = {_fit(st, [r[2] for r in rows]):.2f}  (timed steps per block are capped, see docstring)")
+    big = [r for r in rows if r[0] >= 1024 and r[4] > 0]
+    if len(big) >= 2:
+        pb = [r[4] for r in big]
+        print(f"  against timed steps per block (the events simulated), n >= 1024: fast path "
+              f"k = {_fit(pb, [r[1] for r in big]):.2f}, event path k = {_fit(pb, [r[2] for r in big]):.2f}")
 
 
 def memory_scaling(quick: bool, session) -> None:

@@ -43,7 +43,10 @@ def resolve_model(arg: str | None) -> Path:
                    f"nor {MINILM})")
 
 
-def load_graph(path: Path, overrides=None, fuse: bool = True):
+def load_graph(path, overrides=None, fuse: bool = True):
+    """``load_onnx(path, overrides, fuse_attention=fuse)`` (``path``: a file or an already
+    parsed ``onnx.ModelProto``, so a caller that read the model once does not parse it
+    again); raises CliError for an unreadable model or one without outputs."""
     from ..onnx_import import UnsupportedModelError, load_onnx
     try:
         graph = load_onnx(path, overrides=overrides, fuse_attention=fuse)
