@@ -25,6 +25,7 @@ from .batchnorm import fold_batchnorm
 from .dequant import fuse_dequant_epilogue
 from .elementwise import fuse_elementwise
 from .epilogue import fuse_cube_epilogue
+from .formats import keep_nc1hwc0
 from .rotary import fuse_rotary
 from .swiglu import fuse_swiglu
 
@@ -56,6 +57,8 @@ PASSES: tuple[Pass, ...] = (
          fuse_rotary),
     Pass("fuse_elementwise", "maximal pointwise chains (one output) as one vector kernel, intermediates in UB",
          fuse_elementwise),
+    Pass("keep_nc1hwc0", "2-D convolutions on NC1HWC0/FRACTAL_Z, TransData only at the edges of the 5-D regions",
+         keep_nc1hwc0),
 )
 
 

@@ -9,7 +9,7 @@ def test_passes_lists_every_pass_in_order(capsys):
     assert main(["run", "--passes"]) == 0
     out = capsys.readouterr().out
     pos = [out.index(name) for name in pass_names()]
-    assert pos == sorted(pos) and len(pos) == 7
+    assert pos == sorted(pos) and len(pos) == 8
 
 
 def test_unknown_pass_and_mode_are_one_line_errors(capsys):
