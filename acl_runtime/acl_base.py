@@ -31,6 +31,8 @@ class aclFormat(IntEnum):  # noqa: N801
     ACL_FORMAT_NCHW = 0
     ACL_FORMAT_NHWC = 1
     ACL_FORMAT_ND = 2
+    ACL_FORMAT_NC1HWC0 = 3     #: 5-D [N, C1, H, W, C0] (CANN aclFormat value 3)
+    ACL_FORMAT_FRACTAL_Z = 4   #: convolution weights [C1*kh*kw, N1, N0, C0] (CANN value 4)
 
 
 #: aclDataType -> numpy dtype

@@ -151,8 +151,10 @@ def why_caption(row: dict, chip_name: str) -> str:
             f"roofline floor of {g['floor_us']:,.0f} us (eager {e['latency_us'] / g['floor_us']:.1f}x; "
             f"{e['kernels']} -> {g['kernels']} kernels). Of the {excess:,.0f} us above the floor, {launch:,.0f} us "
             f"is kernel launch and block dispatch ({g['kernels']} x {per_us:.1f} us), the rest is kernels' work "
-            f"above their own floor: {work}, others {rest:,.0f} us. Not modelled yet: the NC1HWC0 / TransData "
-            f"layout work.")
+            f"above their own floor: {work}, others {rest:,.0f} us. TransData (NC1HWC0 / FRACTAL_Z): "
+            f"{e['by_kernel'].get('TransData', (0,))[0]} kernels in eager mode (each aclnnConvolution converts its "
+            f"input, weight and output), {g['by_kernel'].get('TransData', (0,))[0]} in graph mode (keep_nc1hwc0: "
+            f"only where 5-D data meets an op that needs NCHW).")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -58,6 +58,7 @@ from .reduce.mean import aclnnMean, aclnnMeanGetWorkspaceSize
 from .reduce.reduce_sum import aclnnReduceSum, aclnnReduceSumGetWorkspaceSize
 from .transform.tensor_list import aclCreateTensorList, aclDestroyTensorList, aclTensorList
 from .transform.permute import aclnnPermute, aclnnPermuteGetWorkspaceSize
+from .transform.trans_data import aclnnTransData, aclnnTransDataGetWorkspaceSize
 from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize
 from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
 from .matmul.matmul import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize

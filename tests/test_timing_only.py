@@ -87,7 +87,8 @@ def test_timing_only_gives_identical_simulated_times():
     ms_full, out_full, recs_full, spans_full, mem_full, host_full = _run(False)
     ms_t, out_t, recs_t, spans_t, mem_t, host_t = _run(True)
     assert ms_t == ms_full and host_t == host_full
-    assert [r["name"] for r in recs_t] == ["Matmul", "Convolution", "Add", "Relu", "Softmax"]
+    assert [r["name"] for r in recs_t] == ["Matmul", "TransData", "TransData", "Convolution", "TransData", "Add", "Relu",
+                                         "Softmax"]   # aclnnConvolution's TransData kernels (NC1HWC0)
     assert recs_t == recs_full               # start, duration, pipe busy, bytes, ratios, bound: all of it
     assert spans_t == spans_full             # every host, stream and pipe span
     # the full run computed numbers, the timing-only one did not

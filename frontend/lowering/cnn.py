@@ -17,6 +17,7 @@ import opsnn
 from ..graph import Node
 from .attrs import attr_float, attr_int, attr_ints, bad
 from .cnn_common import _geometry, _lift, _pool_out, _spatial_rank, _to_2d, conv_weight
+from .cnn_formats import lower_conv_packed  # (also registers TransData)
 from . import cnn_nd  # noqa: F401  (ConvTranspose, Col2Im: registers its handlers)
 from .pool_nd import (avgpool_needs_conv, lower_avgpool_3d, lower_avgpool_by_conv, lower_maxpool_3d,
                      lower_maxpool_indices_2d, lower_maxpool_padded, maxpool_needs_pad)
@@ -30,7 +31,10 @@ def lower_conv(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None):
     """Conv over [N, C, H, W] or [N, C, D, H, W] (aclnnConvolution takes both), or
     [N, C, L] as a 2-D Conv over the [N, C, 1, L] view.
     ``fused``: (activation, alpha, beta, member op types) for aclnnFusedConvolution
-    (graph mode, :mod:`frontend.lowering.fused`)."""
+    (graph mode, :mod:`frontend.lowering.fused`). Packed operands (graph mode's
+    ``keep_nc1hwc0``): :mod:`.cnn_formats`."""
+    if node.attrs.get("formats"):
+        return lower_conv_packed(ctx, node, ins, fused)
     x, w = ins[0], ins[1]
     b = ins[2] if len(ins) > 2 else None
     nsp, kernel, g = conv_weight(node, x, w)

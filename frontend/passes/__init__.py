@@ -25,6 +25,7 @@ from .batchnorm import fold_batchnorm
 from .dequant import fuse_dequant_epilogue
 from .elementwise import fuse_elementwise
 from .epilogue import fuse_cube_epilogue
+from .formats import keep_nc1hwc0
 from .rms_norm import fuse_rms_norm
 from .rotary import fuse_rotary
 from .swiglu import fuse_swiglu
@@ -58,6 +59,8 @@ PASSES: tuple[Pass, ...] = (
          fuse_rotary),
     Pass("fuse_elementwise", "maximal pointwise chains (one output) as one vector kernel, intermediates in UB",
          fuse_elementwise),
+    Pass("keep_nc1hwc0", "2-D convolutions on NC1HWC0/FRACTAL_Z, TransData only at the edges of the 5-D regions",
+         keep_nc1hwc0),
 )
 
 
@@ -92,4 +95,4 @@ def apply_passes(graph: Graph, mode: str = "graph", disabled: Iterable[str] = ()
 
 __all__ = ["MODES", "PASSES", "Pass", "apply_passes", "pass_names", "fold_batchnorm", "fuse_cube_epilogue",
            "fuse_add_rms_norm", "fuse_rms_norm", "fuse_swiglu", "fuse_rotary", "fuse_elementwise",
-           "fuse_dequant_epilogue"]
+           "fuse_dequant_epilogue", "keep_nc1hwc0"]

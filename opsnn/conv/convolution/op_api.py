@@ -32,6 +32,11 @@ Check order (ops-nn): null pointers (input, weight, output, stride, padding, dil
 
 Timing: implicit GEMM, one GEMM per group (``tiling.py``); a bias is loaded into the
 BiasTable once per output tile (``kernel.py``).
+
+Formats (``formats.py``): with groups = 1 the Cube kernel runs on NC1HWC0 / FRACTAL_Z
+and the executor adds TransData kernels for every NCHW operand (input, weight, output),
+as ops-nn's executor does; packed tensors (storage_format NC1HWC0 / FRACTAL_Z, view =
+the logical shape) are used as they are.
 """
 from __future__ import annotations
 
@@ -40,6 +45,7 @@ from ...base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check
 from ...base.dtypes import aclFormat
 from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.op import execute, prepare
+from .formats import packed_conv_body, plan_formats
 from .infershape import normalize_pads, out_hw
 from .kernel import conv_body, tile_program
 from .op_api_nd import build_nd
@@ -129,8 +135,10 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
 
     # 5. tiling (host) -> tile program (kernel)
     cube = cube_compute_dtype(input.dtype_name, cmt)
-    res = convolution_tiling(chip, (n, c, h, w), (co, cg, kh, kw), (ho, wo), (sh, sw), g, input.itemsize,
-                             output.itemsize, cube, bias is not None)
+    fp = plan_formats(chip, OP if fused is None else "aclnnFusedConvolution", input, weight, bias, output, g)
+    cp = fp.c_pad if fp is not None else c  # NC1HWC0: the Cube's K runs over whole C0 slices (formats.py)
+    res = convolution_tiling(chip, (n, cp, h, w), (co, cp if fp is not None else cg, kh, kw), (ho, wo), (sh, sw),
+                             g, input.itemsize, output.itemsize, cube, bias is not None)
     td = res.data
     args = {"shapes": [list(input.view_shape), list(weight.view_shape)], "output": list(output.view_shape),
             "dtype": input.dtype_name, "stride": [sh, sw], "padding": list(pads), "dilation": [dh, dw],
@@ -141,8 +149,18 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
         act, names = fused
         name, epi = "FusedConvolution", ((act[0],) if act[0] != "none" else ())
         args = dict(args, fused=list(names), activation=act[0], activation_alpha=act[1], activation_beta=act[2])
+    if fp is not None:
+        args = dict(args, formats=fp.formats, c0=fp.c0)
     spec = tile_program(td, args, res.tiling_key, name=name, epilogue=epi)
     inputs = [input, weight] + ([bias] if bias is not None else [])
+    if fp is not None:  # TransData in, the Cube kernel on NC1HWC0 / FRACTAL_Z, TransData out (formats.py)
+        body = packed_conv_body(fp, bias, (sh, sw), pads, (dh, dw),
+                                compute=cube if input.dtype_name == "float32" else None, act=act)
+        kernels = fp.before + [PreparedKernel(spec, body)] + fp.after
+        return aclOpExecutor(name, kernels, inputs, [output], fp.workspace,
+                             info={"tiling": spec.args["tiling"], "tiling_key": spec.tiling_key,
+                                   "formats": fp.formats, "c0": fp.c0,
+                                   "trans_data": [k.spec.args["conversion"] for k in fp.before + fp.after]})
     body = conv_body(input, weight, bias, output, (sh, sw), pads, (dh, dw), g,
                      compute=cube if input.dtype_name == "float32" else None, act=act)
     return aclOpExecutor(name, [PreparedKernel(spec, body)], inputs, [output], 0,

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from frontend.cli import main
-from frontend.passes import pass_names
+from frontend.passes import PASSES, pass_names
 
 
 def test_passes_lists_every_pass_in_order(capsys):
     assert main(["run", "--passes"]) == 0
     out = capsys.readouterr().out
     pos = [out.index(name) for name in pass_names()]
-    assert pos == sorted(pos) and len(pos) == 8
+    assert pos == sorted(pos) and len(pos) == len(PASSES) == 9
 
 
 def test_unknown_pass_and_mode_are_one_line_errors(capsys):

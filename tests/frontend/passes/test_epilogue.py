@@ -18,10 +18,11 @@ def _conv_act(rng, act_nodes, outputs=(("y", [1, 4, 6, 6]),), inputs=(("x", [1, 
 
 def test_conv_bn_relu_becomes_one_fused_conv(rng):
     g, done = apply_passes(graph(conv_bn(rng)), "graph")
-    assert ops(g) == ["FusedConv"]
-    a = g.nodes[0].attrs
+    assert ops(g) == ["TransData", "FusedConv", "TransData"]   # keep_nc1hwc0: NC1HWC0 at the model's edges
+    a = g.nodes[1].attrs
     assert a["fused"] == ["Conv", "BatchNormalization", "Relu"] and a["activation"] == "relu"
-    assert done == {**dict.fromkeys(pass_names(), 0), "fold_batchnorm": 1, "fuse_cube_epilogue": 1}
+    assert done == {**dict.fromkeys(pass_names(), 0), "fold_batchnorm": 1, "fuse_cube_epilogue": 1,
+                    "keep_nc1hwc0": 1}
 
 
 def test_leaky_relu_and_relu6_clip(rng):
@@ -49,7 +50,7 @@ def test_not_fused_with_a_second_consumer_runtime_bounds_or_other_ops(rng):
 
 def test_disable_pass_and_unknown_names(rng):
     g, done = apply_passes(graph(conv_bn(rng)), "graph", disabled=["fuse_cube_epilogue"])
-    assert ops(g) == ["FusedConv", "Relu"] and "fuse_cube_epilogue" not in done
+    assert ops(g) == ["TransData", "FusedConv", "Relu", "TransData"] and "fuse_cube_epilogue" not in done
     for bad in ({"mode": "lazy"}, {"disabled": ["nope"]}):
         try:
             apply_passes(graph(conv_bn(rng)), **({"mode": "graph"} | bad))

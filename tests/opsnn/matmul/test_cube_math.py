@@ -87,9 +87,15 @@ def test_fp32_gemm_under_type_1_costs_the_same_through_every_cube_op(npu, rng):
     _, tb3 = npu.to_device(b[None])
     _, tc3 = npu.empty((1, m, n), np.float32)
     t_bmm = _kernel_ns(npu, opsnn.aclnnBatchMatMulGetWorkspaceSize(ta3, tb3, tc3, cmt), opsnn.aclnnBatchMatMul)
-    _, tx = npu.to_device(np.ascontiguousarray(a.T).reshape(1, k, 16, 16))
-    _, tw = npu.to_device(np.ascontiguousarray(b.T).reshape(n, k, 1, 1))
-    _, to = npu.empty((1, n, 16, 16), np.float32)
+    # the conv's operands already packed (NC1HWC0 / FRACTAL_Z, C0 = 8 for fp32, the same bytes as a, b and c since
+    # k, n are multiples of 8 and 16), so its executor is the Cube kernel alone (no TransData kernels)
+    fl = aclDataType.ACL_FLOAT
+    px, _ = npu.to_device(np.zeros((1, k // 8, 16, 16, 8), np.float32))
+    pw, _ = npu.to_device(np.zeros((k // 8, n // 16, 16, 8), np.float32))
+    po, _ = npu.to_device(np.zeros((1, n // 8, 16, 16, 8), np.float32))
+    tx = opsnn.aclCreateTensor((1, k, 16, 16), fl, None, 0, 3, (1, k // 8, 16, 16, 8), px)
+    tw = opsnn.aclCreateTensor((n, k, 1, 1), fl, None, 0, 4, (k // 8, n // 16, 16, 8), pw)
+    to = opsnn.aclCreateTensor((1, n, 16, 16), fl, None, 0, 3, (1, n // 8, 16, 16, 8), po)
     t_conv = _kernel_ns(npu, opsnn.aclnnConvolutionGetWorkspaceSize(tx, tw, None, [1, 1], [0, 0], [1, 1], False,
                                                                     None, 1, to, cmt), opsnn.aclnnConvolution)
     # equal up to float rounding: each duration is an end minus a start on the device clock

@@ -1,0 +1,121 @@
+"""The formats of aclnnConvolution's Cube kernel: NC1HWC0 activations and FRACTAL_Z
+weights, and the TransData kernels its executor adds around it.
+
+On Atlas A2 the 2-D convolution kernel reads its feature map as NC1HWC0 and its
+weight as FRACTAL_Z and writes NC1HWC0; ops-nn's ``aclnn_convolution.cpp`` converts
+NCHW tensors with ``l0op::TransData`` inside the executor (input to NC1HWC0, weight
+to FRACTAL_Z, then the result back to NCHW), so an eager call launches up to four
+kernels: TransData(input), TransData(weight), Convolution, TransData(output). A
+tensor whose ``storage_format`` is already NC1HWC0 (FRACTAL_Z for the weight) is
+used as it is: graph mode (``frontend.passes.formats``) passes packed tensors and
+pays no TransData here.
+
+The weight is converted on every call: CANN's aclnnConvolution does not cache it
+(the executor is rebuilt per call; the one-off conversion API,
+``aclnnTransConvolutionWeight``, is documented for Ascend 310P only), which is what
+PyTorch eager with torch_npu pays unless the user calls ``npu_format_cast`` first.
+
+Applies to the 2-D forward convolution with groups = 1 and a non-empty output.
+Grouped and depthwise convolutions (CANN: FRACTAL_Z with groups, DepthwiseConv2D),
+1-D / 3-D (NDC1HWC0, FRACTAL_Z_3D) and transposed convolutions keep the plain NCHW
+kernel of earlier releases [not modelled].
+
+Cost: the Cube's GEMM K is (C1*C0)*kh*kw, the channels padded to whole C0 slices, as
+Load3D expands NC1HWC0 rows (``tiling.py`` receives the padded C); for ResNet's first
+conv (C = 3, fp16) K grows from 147 to 784 (CANN's C04 small-channel format is not
+modelled). TransData cost: ``opsnn/transform/trans_data/tiling.py``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...base.memview import tensor_view
+from ...base.tiling_base import align_up
+from ...common.contiguous import WS_ALIGN_BYTES, TensorRef
+from ...matmul.common.cube_program import apply_epilogue
+from ...transform.trans_data import (FRACTAL_Z, NC1HWC0, NC1HWC0_TO_NCHW, NCHW_TO_FRACTAL_Z, NCHW_TO_NC1HWC0,
+                                     c0_for_itemsize, fractal_z_to_oihw, is_packed, nc1hwc0_to_nchw,
+                                     nchw_to_nc1hwc0, packed_meta, packed_view, prepare_trans_data)
+from .kernel import conv2d_nchw
+
+
+@dataclass
+class FormatPlan:
+    """Where the Cube kernel finds its packed operands and the TransData kernels
+    around it. ``c0``: channels per slice; ``c_pad``: C1*C0; ``x`` / ``w`` / ``out``:
+    TensorRefs to the packed input, weight and output (slot or workspace);
+    ``before`` / ``after``: TransData kernels; ``workspace``: bytes;
+    ``formats``: the storage format of each operand as the caller passed it."""
+
+    c0: int
+    c_pad: int
+    x: TensorRef
+    w: TensorRef
+    out: TensorRef
+    before: list = field(default_factory=list)
+    after: list = field(default_factory=list)
+    workspace: int = 0
+    formats: dict = field(default_factory=dict)
+
+
+def plan_formats(chip, op: str, input, weight, bias, output, groups: int) -> FormatPlan | None:  # noqa: A002
+    """The packed operands of a 2-D convolution (module doc), or None where the plain
+    NCHW kernel runs (groups > 1, an empty tensor)."""
+    if groups != 1 or input.numel == 0 or output.numel == 0 or weight.numel == 0:
+        return None
+    c0 = c0_for_itemsize(input.itemsize)
+    c = input.view_shape[1]
+    slots = {"input": 0, "weight": 1, "output": 3 if bias is not None else 2}
+    ws = 0
+    before, after = [], []
+
+    def buffer(t, fmt):
+        nonlocal ws
+        meta = packed_meta(t, fmt, c0)
+        off = ws
+        ws += align_up(math.prod(meta.storage_shape) * meta.itemsize, WS_ALIGN_BYTES)
+        return TensorRef(meta, None, off)
+
+    refs = {}
+    for name, t, fmt, kind in (("input", input, NC1HWC0, NCHW_TO_NC1HWC0),
+                               ("weight", weight, FRACTAL_Z, NCHW_TO_FRACTAL_Z)):
+        if is_packed(t, fmt):
+            refs[name] = TensorRef(t, slots[name])
+        else:
+            refs[name] = buffer(t, fmt)
+            before.append(prepare_trans_data(chip, kind, t, TensorRef(t, slots[name]), refs[name], c0, op))
+    if is_packed(output, NC1HWC0):
+        refs["output"] = TensorRef(output, slots["output"])
+    else:
+        refs["output"] = buffer(output, NC1HWC0)
+        after.append(prepare_trans_data(chip, NC1HWC0_TO_NCHW, output, refs["output"],
+                                        TensorRef(output, slots["output"]), c0, op))
+    fmts = {n: t.storage_format.name.replace("ACL_FORMAT_", "") for n, t in
+            (("input", input), ("weight", weight), ("output", output))}
+    return FormatPlan(c0, -(-c // c0) * c0, refs["input"], refs["weight"], refs["output"], before, after, ws, fmts)
+
+
+def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=None, act=None):
+    """Body factory of the Cube kernel on packed operands: unpack (exact), the NCHW
+    convolution of ``kernel.conv2d_nchw``, the FixPipe ``act``, the cast to the
+    output dtype, and the NC1HWC0 pack of the result (pad channels 0)."""
+    xm, wm, om = fp.x.meta, fp.w.meta, fp.out.meta
+    c, oihw = xm.view_shape[1], wm.view_shape
+
+    def make(addrs, ws):
+        xa, wa, oa = fp.x.addr(addrs, ws), fp.w.addr(addrs, ws), fp.out.addr(addrs, ws)
+
+        def body(mem):
+            x = nc1hwc0_to_nchw(packed_view(mem, xa, xm.storage_shape, xm.np_dtype), c)
+            w = fractal_z_to_oihw(packed_view(mem, wa, wm.storage_shape, wm.np_dtype), oihw)
+            b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
+            r = conv2d_nchw(x, w, stride, pads, dilation, 1, b, compute)
+            if act is not None:
+                r = apply_epilogue(r, *act)
+            r = np.asarray(r).astype(om.np_dtype, copy=False)
+            packed_view(mem, oa, om.storage_shape, om.np_dtype)[...] = nchw_to_nc1hwc0(r, fp.c0)
+        return body
+    return make

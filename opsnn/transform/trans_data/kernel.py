@@ -1,0 +1,96 @@
+"""TransData kernel half: the tile program from the tiling data, the numpy layout
+transforms and the body.
+
+Layouts (``infershape.py``): NC1HWC0 ``x5[n, c1, h, w, c0] = x[n, c1*C0 + c0, h, w]``
+(0 where c1*C0 + c0 >= C); FRACTAL_Z ``wz[(c1*kh + i)*kw + j, n1, n0, c0] =
+w[n1*16 + n0, c1*C0 + c0, i, j]`` (0 in the padding). The transforms are exact
+(a copy, no arithmetic), so a convolution run through them gives the same numbers.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from npu_sim.program import KernelSpec
+
+from ...base.memview import tensor_view
+from ...base.vector_tiling import vector_spec
+from .infershape import FRACTAL_N0, NC1HWC0_TO_NCHW, NCHW_TO_FRACTAL_Z, c1_of
+from .tiling_data import TransDataTilingData
+
+
+def nchw_to_nc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
+    """[N, C, H, W] -> [N, C1, H, W, C0], channels zero-padded to C1*C0 (x's dtype)."""
+    n, c, h, w = x.shape
+    c1 = c1_of(c, c0)
+    xp = np.zeros((n, c1 * c0, h, w), x.dtype)
+    xp[:, :c] = x
+    return np.ascontiguousarray(xp.reshape(n, c1, c0, h, w).transpose(0, 1, 3, 4, 2))
+
+
+def nc1hwc0_to_nchw(x5: np.ndarray, c: int) -> np.ndarray:
+    """[N, C1, H, W, C0] -> [N, C, H, W] (the pad channels dropped)."""
+    n, c1, h, w, c0 = x5.shape
+    return np.ascontiguousarray(x5.transpose(0, 1, 4, 2, 3).reshape(n, c1 * c0, h, w)[:, :c])
+
+
+def oihw_to_fractal_z(wt: np.ndarray, c0: int) -> np.ndarray:
+    """Weight [Cout, Cin, kh, kw] -> FRACTAL_Z [C1*kh*kw, N1, 16, C0] (zero-padded)."""
+    co, ci, kh, kw = wt.shape
+    c1, n1 = c1_of(ci, c0), c1_of(co, FRACTAL_N0)
+    wp = np.zeros((n1 * FRACTAL_N0, c1 * c0, kh, kw), wt.dtype)
+    wp[:co, :ci] = wt
+    r = wp.reshape(n1, FRACTAL_N0, c1, c0, kh, kw).transpose(2, 4, 5, 0, 1, 3)  # c1, kh, kw, n1, n0, c0
+    return np.ascontiguousarray(r.reshape(c1 * kh * kw, n1, FRACTAL_N0, c0))
+
+
+def fractal_z_to_oihw(wz: np.ndarray, oihw) -> np.ndarray:
+    """FRACTAL_Z [C1*kh*kw, N1, 16, C0] -> weight ``oihw`` [Cout, Cin, kh, kw]."""
+    co, ci, kh, kw = (int(d) for d in oihw)
+    rows, n1, n0, c0 = wz.shape
+    c1 = rows // (kh * kw)
+    r = wz.reshape(c1, kh, kw, n1, n0, c0).transpose(3, 4, 0, 5, 1, 2).reshape(n1 * n0, c1 * c0, kh, kw)
+    return np.ascontiguousarray(r[:co, :ci])
+
+
+def packed_view(mem, addr: int, shape, np_dtype) -> np.ndarray:
+    """numpy view of a row-major packed (NC1HWC0 / FRACTAL_Z) storage at ``addr``."""
+    return mem.array(addr, tuple(int(d) for d in shape), np_dtype, None)
+
+
+def tile_program(td: TransDataTilingData, args: dict, tiling_key: int) -> KernelSpec:
+    """The AIV spec of a TransData tiled as ``td`` (cost: ``tiling.py``). ``args``:
+    trace args; the conversion, C0, shapes and GM bytes are added."""
+    i, o, v = td.unit_bytes()
+    return vector_spec("TransData", td.vector, i, o, v, tiling_key=tiling_key,
+                       args=dict(args, conversion=td.kind, c0=td.c0, logical=list(td.logical),
+                                 packed=list(td.packed), bytes=td.src_bytes + td.dst_bytes))
+
+
+def convert(kind: str, src: np.ndarray, logical, c0: int) -> np.ndarray:
+    """Apply TransData ``kind`` to ``src`` (the plain NCHW array, or the packed one for
+    NC1HWC0->NCHW; ``logical`` gives C)."""
+    if kind == NC1HWC0_TO_NCHW:
+        return nc1hwc0_to_nchw(src, int(logical[1]))
+    if kind == NCHW_TO_FRACTAL_Z:
+        return oihw_to_fractal_z(src, c0)
+    return nchw_to_nc1hwc0(src, c0)
+
+
+def trans_data_body(td: TransDataTilingData, src_ref, dst_ref):
+    """Body factory of TransData ``td``. Refs: TensorRefs (slot or workspace); the
+    packed side is read or written as its row-major storage ``td.packed``, the plain
+    side through its aclTensor view."""
+    def make(addrs, ws):
+        sa, da = src_ref.addr(addrs, ws), dst_ref.addr(addrs, ws)
+        unpack = td.kind == NC1HWC0_TO_NCHW
+
+        def body(mem):
+            if unpack:
+                src = packed_view(mem, sa, td.packed, src_ref.meta.np_dtype)
+                tensor_view(mem, da, dst_ref.meta)[...] = convert(td.kind, src, td.logical, td.c0)
+            else:
+                src = tensor_view(mem, sa, src_ref.meta)
+                packed_view(mem, da, td.packed, dst_ref.meta.np_dtype)[...] = convert(td.kind, src, td.logical,
+                                                                                       td.c0)
+        return body
+    return make
