@@ -14,9 +14,15 @@ GEO = (IA([1, 1]), IA([1, 1]), IA([1, 1]))
 
 
 def test_int8_convolution_near_twice_the_fp16_rate(npu910):
-    _, xh = npu910.to_device(np.ones(X, np.float16))
-    _, wh = npu910.to_device(np.ones(W, np.float16))
-    _, oh = npu910.empty((4, 256, 56, 56), np.float16)
+    # the fp16 operands already packed (NC1HWC0 / FRACTAL_Z, C0 = 16; 256 channels need no padding), so its
+    # executor is the Cube kernel alone, as aclnnQuantConvolution's (which takes NCHW without TransData kernels)
+    f16 = opsnn.aclDataType.ACL_FLOAT16
+    px, _ = npu910.to_device(np.ones((4, 16, 56, 56, 16), np.float16))
+    pw, _ = npu910.to_device(np.ones((16 * 9, 16, 16, 16), np.float16))
+    po, _ = npu910.to_device(np.zeros((4, 16, 56, 56, 16), np.float16))
+    xh = opsnn.aclCreateTensor(X, f16, None, 0, 3, (4, 16, 56, 56, 16), px)
+    wh = opsnn.aclCreateTensor(W, f16, None, 0, 4, (16 * 9, 16, 16, 16), pw)
+    oh = opsnn.aclCreateTensor((4, 256, 56, 56), f16, None, 0, 3, (4, 16, 56, 56, 16), po)
     fp16_s, _ = _time(opsnn.aclnnConvolutionGetWorkspaceSize(xh, wh, None, *GEO, False, IA([0, 0]), 1, oh, 0),
                       opsnn.aclnnConvolution, 1)
     _, xq = npu910.to_device(np.ones(X, np.int8))
