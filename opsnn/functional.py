@@ -39,6 +39,7 @@ from typing import Any, Callable
 import numpy as np
 
 from acl_runtime import constants as C
+from acl_runtime.acl_base import FROM_NUMPY
 from acl_runtime.api import DeviceArray, InvalidParamError, NotInitializedError, active_session
 
 from .pythonic import run_op
@@ -64,7 +65,8 @@ def _device_array(session, name: str, value) -> DeviceArray:
         arr = np.asarray(value)
     except Exception as e:  # noqa: BLE001 - ragged lists and the like
         raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"{name}: not array-like: {e}") from None
-    if arr.dtype.kind in "OUSV":
+    # ml_dtypes' bfloat16 / float8 report kind "V"; they are tensor dtypes when npu-sim maps them
+    if arr.dtype.kind in "OUS" or (arr.dtype.kind == "V" and arr.dtype not in FROM_NUMPY):
         raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"{name}: dtype {arr.dtype} is not a tensor dtype")
     return session.to_device(arr)
 

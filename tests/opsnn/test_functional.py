@@ -81,3 +81,17 @@ def test_signature_with_a_required_parameter_after_a_default():
     assert kinds["self"] == kinds["weight"] == inspect.Parameter.POSITIONAL_OR_KEYWORD
     assert kinds["eps"] == kinds["mode"] == kinds["stream"] == inspect.Parameter.KEYWORD_ONLY
     assert sig.parameters["mode"].default == 0 and sig.parameters["weight"].default is None
+
+
+def test_bfloat16_numpy_arrays_go_in_and_structured_ones_are_refused(rng):
+    """ml_dtypes' bfloat16 reports numpy kind "V"; it is a tensor dtype (ACL_BF16), a
+    structured dtype is not."""
+    import ml_dtypes
+    x = rng.standard_normal((3, 5)).astype(ml_dtypes.bfloat16)
+    with Session(chip="tiny"):
+        y = opsnn.add(x, x, 1.0)
+        assert y.numpy().dtype == ml_dtypes.bfloat16
+        want = (2 * x.astype(np.float64)).astype(ml_dtypes.bfloat16)   # x + x is exact in bf16 before rounding
+        assert np.array_equal(y.numpy().astype(np.float64), want.astype(np.float64))
+        with pytest.raises(InvalidParamError, match="not a tensor dtype"):
+            opsnn.add(np.zeros(3, dtype=[("a", "i4")]), x, 1.0)
