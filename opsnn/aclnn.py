@@ -61,6 +61,7 @@ from .transform.permute import aclnnPermute, aclnnPermuteGetWorkspaceSize
 from .transform.trans_data import aclnnTransData, aclnnTransDataGetWorkspaceSize
 from .transform.cat import aclnnCat, aclnnCatGetWorkspaceSize
 from .transform.embedding import aclnnEmbedding, aclnnEmbeddingGetWorkspaceSize
+from .transform.gather_v2 import aclnnGatherV2, aclnnGatherV2GetWorkspaceSize
 from .matmul.matmul import aclnnBatchMatMul, aclnnBatchMatMulGetWorkspaceSize
 from .matmul.quant_matmul import aclnnQuantMatmulV4, aclnnQuantMatmulV4GetWorkspaceSize
 from .conv.quant_convolution import aclnnQuantConvolution, aclnnQuantConvolutionGetWorkspaceSize

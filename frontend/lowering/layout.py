@@ -5,9 +5,10 @@ ONNX op     aclnn prepare(s) prepared (phase 1 runs here, once)
 ==========  ==========================================================================
 Transpose   aclnnPermute (the identity permutation is a view)
 Concat      aclnnCat (one input: an aclnnCast copy)
-Gather      aclnnEmbedding on ``data`` viewed as [D_axis, rest] (axis 0), with
-            aclnnPermute before/after for another axis; constant negative indices
-            are normalised at prepare time
+Gather      on ``data`` viewed as [D_axis, rest] (axis 0), with aclnnPermute
+            before/after for another axis: constant indices through aclnnEmbedding
+            (negative ones normalised at prepare time), runtime indices through
+            aclnnGatherV2, which takes negative ones (same row-gather cost)
 Slice       a strided view of the input, copied by an aclnnCast to the same dtype
             (the aclnn layer's Contiguous copy); negative steps gather reversed indices
 ==========  ==========================================================================
@@ -92,7 +93,10 @@ def lower_gather(ctx, node: Node, ins):
     idx_v = idx if idx_shape else ctx.view(idx, base + "__idx1", (1,))
     emb_shape = tuple(idx_v.shape) + (numel(rest),)
     emb = ctx.alloc(base + ("__emb" if axis else ""), emb_shape, data.dtype)
-    calls.append(prepare(node, "aclnnEmbedding", weight.tensor, idx_v.tensor, emb.tensor))
+    if ic is None:   # runtime indices may be negative: aclnnGatherV2 takes them (aclnnEmbedding does not)
+        calls.append(prepare(node, "aclnnGatherV2", weight.tensor, 0, idx_v.tensor, emb.tensor))
+    else:
+        calls.append(prepare(node, "aclnnEmbedding", weight.tensor, idx_v.tensor, emb.tensor))
     if axis == 0:
         return [ctx.view(emb, base, tuple(idx_shape) + tuple(rest))], calls
     # emb holds [idx..., pre..., post...] (pre = the ``axis`` data dims before it): move idx after pre
