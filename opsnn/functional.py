@@ -118,13 +118,17 @@ def _call(opdef: OpDef, bound: dict[str, Any], stream) -> Any:
         aclnn_args[p.name], infer_args[p.name], arrays[p.name] = _convert(opdef, p, bound[p.py_name], session)
     try:
         shapes = list(opdef.infer(**infer_args))
-    except (TypeError, ValueError, IndexError, KeyError) as e:
-        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM, f"{opdef.name}: {e}") from None
+    except (TypeError, ValueError, IndexError, KeyError, ArithmeticError) as e:
+        raise InvalidParamError(C.ACL_ERROR_INVALID_PARAM,
+                                f"{opdef.name}: cannot infer the output shapes from these arguments: {e}") from None
     outs = []
+    # optional outputs are allocated only when shape inference gives one shape per output
+    # (e.g. BatchNorm's saveMean / saveInvstd with training=True)
+    fill_optional = len(shapes) == sum(1 for p in opdef.params if p.role == OUTPUT)
     for p in opdef.params:
         if p.role != OUTPUT:
             continue
-        if p.optional:
+        if p.optional and not fill_optional:
             aclnn_args[p.name] = None
             continue
         if not shapes:

@@ -95,3 +95,40 @@ def test_bfloat16_numpy_arrays_go_in_and_structured_ones_are_refused(rng):
         assert np.array_equal(y.numpy().astype(np.float64), want.astype(np.float64))
         with pytest.raises(InvalidParamError, match="not a tensor dtype"):
             opsnn.add(np.zeros(3, dtype=[("a", "i4")]), x, 1.0)
+
+
+def test_optional_outputs_allocated_when_inferred_batch_norm_training(rng):
+    """training=True: shape inference gives output, saveMean and saveInvstd, so the
+    function allocates and returns all three (numbers vs numpy float64)."""
+    x = rng.standard_normal((4, 3, 5, 5)).astype(np.float32)
+    with Session(chip="tiny"):
+        y, mean, var = (o.numpy() for o in opsnn.batch_norm(x, np.ones(3, np.float32), np.zeros(3, np.float32),
+                                                             running_mean=np.zeros(3, np.float32),
+                                                             running_var=np.ones(3, np.float32), training=True))
+        x64 = x.astype(np.float64)
+        m, v = x64.mean((0, 2, 3)), x64.var((0, 2, 3))
+        assert rel_err(mean, m) < 1e-5 and rel_err(var, v) < 1e-5   # saveInvstd holds the biased variance
+        assert rel_err(y, (x64 - m[:, None, None]) / np.sqrt(v[:, None, None] + 1e-5)) < 1e-5
+        for bad, frag in ((dict(momentum=float("nan")), r"momentum must be in \[0, 1\]"),
+                          (dict(training="yes"), "training must be a bool"),
+                          (dict(eps=float("inf")), "eps must be >= 0 and finite")):
+            kw = dict(running_mean=np.zeros(3, np.float32), running_var=np.ones(3, np.float32), training=True)
+            with pytest.raises(OpError, match=frag):
+                opsnn.batch_norm(x, None, None, **{**kw, **bad})
+
+
+def test_trans_data_and_shape_inference_errors_are_typed(rng):
+    x = rng.standard_normal((2, 20, 3, 5)).astype(np.float16)
+    with Session(chip="tiny"):
+        y = opsnn.trans_data(x, opsnn.aclFormat.ACL_FORMAT_NC1HWC0).numpy()
+        pad = np.concatenate([x, np.zeros((2, 12, 3, 5), np.float16)], axis=1)   # C padded to C1 * C0 = 2 * 16
+        want = pad.reshape(2, 2, 16, 3, 5).transpose(0, 1, 3, 4, 2)
+        assert np.array_equal(y, want)
+        with pytest.raises(InvalidParamError, match="src must be 4-D"):
+            opsnn.trans_data(x[0], opsnn.aclFormat.ACL_FORMAT_NC1HWC0)
+        with pytest.raises(InvalidParamError, match="is not an aclFormat"):
+            opsnn.trans_data(x, "NC1HWC0")
+        conv = dict(padding=[1, 1], dilation=[1, 1], transposed=False, output_padding=[0, 0], groups=1,
+                    cube_math_type=0)
+        with pytest.raises(InvalidParamError, match="stride and dilation must be 2 values >= 1"):
+            opsnn.convolution(x.astype(np.float32), np.ones((2, 20, 3, 3), np.float32), stride=[0, 1], **conv)

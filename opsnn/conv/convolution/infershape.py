@@ -19,6 +19,12 @@ def out_hw(h: int, w: int, kh: int, kw: int, stride, pads, dilation) -> tuple[in
 def infer_shape(input_shape, input_dtype, weight_shape, stride, padding, dilation):
     """[(output shape, output dtype)]: [N, Cout, Ho, Wo] in the input's dtype, for NCHW
     ``input_shape`` and weight [Cout, C/groups, kh, kw]."""
+    if len(input_shape) != 4 or len(weight_shape) != 4:
+        raise ValueError(f"input and weight must be 4-D (NCHW, [Cout, C/groups, kh, kw]), got shapes "
+                         f"{list(input_shape)} and {list(weight_shape)}")
+    if len(stride) != 2 or min(int(v) for v in stride) < 1 or len(dilation) != 2 or \
+            min(int(v) for v in dilation) < 1:
+        raise ValueError(f"stride and dilation must be 2 values >= 1, got {list(stride)} and {list(dilation)}")
     n, _, h, w = input_shape
     co, _, kh, kw = weight_shape
     ho, wo = out_hw(h, w, kh, kw, tuple(stride), normalize_pads(padding), tuple(dilation))

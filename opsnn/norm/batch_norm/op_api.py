@@ -27,6 +27,8 @@ inference.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check_rank, check_same_dtype, check_shape,
                             check_tensor_type, invalid)
 from ...base.executor import PreparedKernel, aclOpExecutor
@@ -79,8 +81,13 @@ def _build(chip, input, weight, bias, runningMean, runningVar, training, momentu
         float(momentum)
     except (TypeError, ValueError):
         raise invalid(OP, f"eps and momentum must be numbers, got eps={eps!r}, momentum={momentum!r}") from None
-    if not eps_f >= 0:
-        raise invalid(OP, f"eps must be >= 0, got {eps!r}")
+    if not 0 <= eps_f < float("inf"):
+        raise invalid(OP, f"eps must be >= 0 and finite, got {eps!r}")
+    if not isinstance(training, (bool, np.bool_)):
+        raise invalid(OP, f"training must be a bool, got {training!r}")
+    if training and not 0 <= float(momentum) <= 1:
+        raise invalid(OP, f"momentum must be in [0, 1] in training, got {momentum!r}")
+
     if training:
         for name, t in (("saveMean", saveMean), ("saveInvstd", saveInvstd)):
             check_shape(OP, name, t, (c,))

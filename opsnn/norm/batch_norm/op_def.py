@@ -16,7 +16,7 @@ BATCH_NORM = OpDef(
      Param("training", ATTRIBUTE, ATTR, default=False), Param("momentum", ATTRIBUTE, ATTR, default=0.1),
      Param("eps", ATTRIBUTE, ATTR, default=1e-5),
      Param("output", OUTPUT), Param("saveMean", OUTPUT, optional=True), Param("saveInvstd", OUTPUT, optional=True)),
-    infer=lambda input, **_: infer_shape(input[0], input[1]),  # noqa: A002
+    infer=lambda input, training=False, **_: infer_shape(input[0], input[1], training=bool(training)),  # noqa: A002
     get_workspace_size=aclnnBatchNormGetWorkspaceSize, launch=aclnnBatchNorm,
     dtypes=(aclDataType.ACL_FLOAT, aclDataType.ACL_FLOAT16, aclDataType.ACL_BF16),
     doc="batch normalisation of ``input`` per channel (dim 1): running statistics at inference, batch "

@@ -15,13 +15,19 @@ def _infer(src, dstFormat, groups=1):  # noqa: N803
     from ...base.dtypes import to_numpy_dtype
     shape, dt = src
     c0 = c0_for_itemsize(to_numpy_dtype(dt).itemsize)
-    fmt = aclFormat(int(dstFormat))
-    if fmt == aclFormat.ACL_FORMAT_NC1HWC0:
-        return (nc1hwc0_shape(shape, c0), dt)
-    if fmt == aclFormat.ACL_FORMAT_FRACTAL_Z:
-        return (fractal_z_shape(shape, c0), dt)
+    try:
+        fmt = aclFormat(int(dstFormat))
+    except (TypeError, ValueError):
+        raise ValueError(f"dstFormat {dstFormat!r} is not an aclFormat (e.g. aclFormat.ACL_FORMAT_NC1HWC0)") from None
+    if fmt in (aclFormat.ACL_FORMAT_NC1HWC0, aclFormat.ACL_FORMAT_FRACTAL_Z):
+        if len(shape) != 4:
+            raise ValueError(f"src must be 4-D (NCHW) for {fmt.name}, got shape {list(shape)}")
+        packed = nc1hwc0_shape(shape, c0) if fmt == aclFormat.ACL_FORMAT_NC1HWC0 else fractal_z_shape(shape, c0)
+        return [(packed, dt)]
+    if len(shape) != 5:
+        raise ValueError(f"src must be 5-D (NC1HWC0) for {fmt.name}, got shape {list(shape)}")
     n, c1, h, w, k = shape
-    return ((n, c1 * k, h, w), dt)
+    return [((n, c1 * k, h, w), dt)]
 
 
 TRANS_DATA = OpDef(
