@@ -59,7 +59,10 @@ def print_summary(console: Console, *, model: str, chip: ChipConfig, result, rec
     head.add_column(style="bold")
     head.add_column()
     head.add_row("simulated latency", f"{lat_us:,.1f} us  (start->end event on the stream, aclrtEventElapsedTime)")
-    head.add_row("kernels", f"{result.calls}")
+    # kernels launched (one record each: an aclnn call's TransData and copy kernels count) and the
+    # aclnn calls they came from
+    n_kernels = len(records) if records else result.calls
+    head.add_row("kernels", f"{n_kernels}" + (f"  ({result.calls} aclnn calls)" if n_kernels != result.calls else ""))
     head.add_row("peak device memory", f"{peak_bytes / 2**20:,.1f} MiB  (weights {weight_bytes / 2**20:,.1f} MiB)")
     head.add_row("wall time", f"prepare {prepare_s:.2f} s, run {result.wall_s:.2f} s"
                  + (f", onnx reference {ref_s:.2f} s" if ref_s is not None else ""))
