@@ -95,11 +95,13 @@ def quantize_values(x: np.ndarray, scale: np.ndarray, zero_point, axis: int, out
     x / scale in float32 (fp16 / bf16 inputs are widened first)."""
     x = np.asarray(x).astype(np.float32)
     s = param_view(np.asarray(scale).astype(np.float32), x.ndim, axis)
-    q = np.rint(x / s).astype(np.int64)
-    if zero_point is not None:
-        q = q + param_view(np.rint(np.asarray(zero_point, np.float64)).astype(np.int64), x.ndim, axis)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        q = np.rint(x / s).astype(np.float64)   # +-inf for x / 0 saturate below; NaN (0 / 0, NaN x) gives 0
+        if zero_point is not None:
+            q = q + param_view(np.rint(np.asarray(zero_point, np.float64)), x.ndim, axis)
     info = np.iinfo(out_dtype)
-    return np.clip(q, info.min, info.max).astype(out_dtype)
+    # clip in float64 before the integer cast, so values past int64 (1e20) saturate too
+    return np.clip(np.nan_to_num(q, nan=0.0, posinf=info.max, neginf=info.min), info.min, info.max).astype(out_dtype)
 
 
 def dequantize_values(x: np.ndarray, scale: np.ndarray, zero_point, axis: int) -> np.ndarray:

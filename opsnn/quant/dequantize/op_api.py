@@ -45,16 +45,17 @@ F_TYPES = (DT.ACL_FLOAT, DT.ACL_FLOAT16, DT.ACL_BF16)
 
 
 def _build(chip, x, scale, zero_point, axis, out, block_size=None):
-    check_not_null(OP, x=x, scale=scale, out=out)
+    op = OP_BLOCK if block_size is not None else OP   # the entry point named in every message
+    check_not_null(op, x=x, scale=scale, out=out)
     opt = {"zeroPoint": zero_point} if zero_point is not None else {}
-    check_tensor_type(OP, x=x, scale=scale, out=out, **opt)
-    check_dtype(OP, "x", x, X_TYPES)
-    check_dtype(OP, "scale", scale, F_TYPES)
+    check_tensor_type(op, x=x, scale=scale, out=out, **opt)
+    check_dtype(op, "x", x, X_TYPES)
+    check_dtype(op, "scale", scale, F_TYPES)
     if zero_point is not None and zero_point.data_type != x.data_type:
-        raise invalid(OP, f"zeroPoint dtype {zero_point.data_type.name} differs from x {x.data_type.name}")
-    check_dtype(OP, "out", out, F_TYPES)
+        raise invalid(op, f"zeroPoint dtype {zero_point.data_type.name} differs from x {x.data_type.name}")
+    check_dtype(op, "out", out, F_TYPES)
     if len(x.view_shape) > 8:
-        raise invalid(OP, f"x must have at most 8 dims, got {list(x.view_shape)}")
+        raise invalid(op, f"x must have at most 8 dims, got {list(x.view_shape)}")
     if block_size is not None:
         ax, blk = check_block_params(OP_BLOCK, x, scale, zero_point, axis, block_size)
         check_shape(OP_BLOCK, "out", out, tuple(x.view_shape))

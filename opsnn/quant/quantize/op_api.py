@@ -53,25 +53,31 @@ OUT_TYPES = (DT.ACL_INT8, DT.ACL_UINT8, DT.ACL_INT32)
 
 
 def _build(chip, x, scales, zero_points, dtype, axis, out, block_size=None):
-    check_not_null(OP, x=x, scales=scales, out=out)
+    op = OP_BLOCK if block_size is not None else OP   # the entry point named in every message
+    check_not_null(op, x=x, scales=scales, out=out)
     opt = {"zeroPoints": zero_points} if zero_points is not None else {}
-    check_tensor_type(OP, x=x, scales=scales, out=out, **opt)
-    check_dtype(OP, "x", x, X_TYPES)
-    check_dtype(OP, "scales", scales, X_TYPES)
+    check_tensor_type(op, x=x, scales=scales, out=out, **opt)
+    check_dtype(op, "x", x, X_TYPES)
+    check_dtype(op, "scales", scales, X_TYPES)
     if x.data_type != DT.ACL_FLOAT and scales.data_type != x.data_type:
-        raise invalid(OP, f"scales dtype {scales.data_type.name} must equal x dtype {x.data_type.name} "
+        raise invalid(op, f"scales dtype {scales.data_type.name} must equal x dtype {x.data_type.name} "
                           "when x is not ACL_FLOAT")
     if zero_points is not None:
-        check_dtype(OP, "zeroPoints", zero_points, ZP_TYPES)
+        check_dtype(op, "zeroPoints", zero_points, ZP_TYPES)
     try:
         dst = DT(int(dtype))
     except (TypeError, ValueError):
-        raise invalid(OP, f"dtype {dtype!r} is not an aclDataType") from None
+        raise invalid(op, f"dtype {dtype!r} is not an aclDataType") from None
     if dst not in OUT_TYPES:
-        raise invalid(OP, f"dtype {dst.name} not supported; expected one of {', '.join(t.name for t in OUT_TYPES)}")
-    check_dtype(OP, "out", out, (dst,))
+        raise invalid(op, f"dtype {dst.name} not supported; expected one of {', '.join(t.name for t in OUT_TYPES)}")
+    check_dtype(op, "out", out, (dst,))
+    eight_bit = (DT.ACL_INT8, DT.ACL_UINT8)
+    if block_size is not None and zero_points is not None and zero_points.data_type in eight_bit \
+            and dst in eight_bit and zero_points.data_type != dst:
+        raise invalid(op, f"zeroPoints dtype {zero_points.data_type.name} must equal the output dtype {dst.name} "
+                          "(ONNX QuantizeLinear: y_zero_point has y's type)")
     if not 1 <= len(x.view_shape) <= 8:
-        raise invalid(OP, f"x must have 1 to 8 dims, got {list(x.view_shape)}")
+        raise invalid(op, f"x must have 1 to 8 dims, got {list(x.view_shape)}")
     if block_size is not None:
         ax, blk = check_block_params(OP_BLOCK, x, scales, zero_points, axis, block_size)
         check_shape(OP_BLOCK, "out", out, tuple(x.view_shape))
