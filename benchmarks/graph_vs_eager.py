@@ -22,14 +22,14 @@ timing-only (``acl.init(timing_only=True)``: same simulated times, no data). Per
 
 The ratio columns are eager / graph. Below the table, a caption for light ResNet-50 says
 how close graph mode is to its floor and where the rest goes (:func:`why_caption`).
-On 910B2 (this release): light ResNet-50 175 -> 73 kernels, 918 -> 501 us (6.7x -> 3.7x
-its graph-mode floor of 137 us), HBM 240 -> 161 MiB; of the 365 us above the floor,
-226 us is per-kernel launch and block dispatch (73 x 3.1 us), 124 us the convolutions'
-work above their own floor; MiniLM-L3 (2 x 16) 81 -> 50 kernels, 326 -> 203 us; the
-BERT-base encoder layer 22 -> 12 kernels, 102 -> 62 us. The 16 residual Sum+Relu stay
-vector kernels (the FixPipe epilogue takes no second GM operand), so graph-mode
-ResNet-50 launches 73 kernels, not the ~55 a FixPipe element-wise add would leave; the
-layout work (TransData to NC1HWC0) is not modelled yet.
+On 910B2 (this release): light ResNet-50 334 -> 61 kernels (175 aclnn calls plus 159
+TransData in eager mode), 1,603 -> 456 us (12.2x -> 3.5x its graph-mode floor of 131
+us), HBM 338 -> 146 MiB; of the 325 us above the floor, 189 us is per-kernel launch and
+block dispatch (61 x 3.1 us), 130 us the convolutions' work above their own floor;
+MiniLM-L3 (2 x 16) 81 -> 50 kernels, 326 -> 203 us; the BERT-base encoder layer 22 -> 12
+kernels, 102 -> 62 us. Graph-mode ResNet-50's 61 kernels are 53 FusedConvolution (the
+16 residual Sum+Relu ride in the epilogue of each bottleneck's last convolution, FixPipe
+adding the second GM operand), 4 TransData and MaxPool, AvgPool2d, Addmm, Softmax.
 """
 from __future__ import annotations
 
@@ -128,8 +128,7 @@ def table(rows: list[dict], chip_name: str) -> Table:
 
 #: what keeps a kernel type above its floor in the ResNet-50 caption
 _WHY = {"FusedConvolution": "tiles that keep the fp32 Cube below peak, MTE2 loads not hidden behind the MACs",
-        "FusedElementwise": "the residual Sum+Relu, each reading two activations: the FixPipe epilogue takes no "
-                            "second GM operand, so they stay vector kernels"}
+        "FusedElementwise": "pointwise chains left as vector kernels, each streaming its operands through HBM"}
 
 
 def why_caption(row: dict, chip_name: str) -> str:

@@ -27,14 +27,15 @@ from .tensors import DTensor, prepare
 
 
 @register("Conv")
-def lower_conv(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None):
+def lower_conv(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None, residual: DTensor | None = None):
     """Conv over [N, C, H, W] or [N, C, D, H, W] (aclnnConvolution takes both), or
     [N, C, L] as a 2-D Conv over the [N, C, 1, L] view.
     ``fused``: (activation, alpha, beta, member op types) for aclnnFusedConvolution
     (graph mode, :mod:`frontend.lowering.fused`). Packed operands (graph mode's
-    ``keep_nc1hwc0``): :mod:`.cnn_formats`."""
+    ``keep_nc1hwc0``): :mod:`.cnn_formats`. ``residual``: the tensor of the output's
+    shape the fused kernel adds before its activation (2-D only)."""
     if node.attrs.get("formats"):
-        return lower_conv_packed(ctx, node, ins, fused)
+        return lower_conv_packed(ctx, node, ins, fused, residual)
     x, w = ins[0], ins[1]
     b = ins[2] if len(ins) > 2 else None
     nsp, kernel, g = conv_weight(node, x, w)
@@ -47,9 +48,12 @@ def lower_conv(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None):
         kernel, st, dl, pads = _to_2d(kernel, st, dl, pads)
     padding = [p for i in range(len(kernel)) for p in (pads[i], pads[i + len(kernel)])]  # [b0, e0, b1, e1, ...]
     ia = opsnn.aclCreateIntArray
+    if residual is not None and (nsp != 2 or tuple(residual.shape) != tuple(out.shape)):
+        raise bad(node, f"residual {list(residual.shape)} must be a 2-D convolution's output shape {list(out.shape)}")
     if fused is not None:
+        extra = (residual.tensor,) if residual is not None else ()
         call = prepare(node, "aclnnFusedConvolution", x4.tensor, w4.tensor, b.tensor if b else None, ia(st),
-                       ia(padding), ia(dl), False, ia([0] * len(kernel)), g, *fused, o4.tensor, 0)
+                       ia(padding), ia(dl), False, ia([0] * len(kernel)), g, *fused, o4.tensor, 0, *extra)
         return [out], [call]
     call = prepare(node, "aclnnConvolution", x4.tensor, w4.tensor, b.tensor if b else None, ia(st), ia(padding),
                    ia(dl), False, ia([0] * len(kernel)), g, o4.tensor, 0)

@@ -56,10 +56,13 @@ def lower_trans_data(ctx, node: Node, ins: list[DTensor]):
     return [out], [prepare(node, "aclnnTransData", _packed(node, x, logical, NC1HWC0, c0), NCHW, 1, out.tensor)]
 
 
-def lower_conv_packed(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None):
+def lower_conv_packed(ctx, node: Node, ins: list[DTensor], fused: tuple | None = None,
+                      residual: DTensor | None = None):
     """A 2-D Conv / FusedConv on a packed input (``attrs["in_shape"]`` its logical
     shape) and FRACTAL_Z weight (``attrs["weight_shape"]``), writing a packed output
-    -> aclnnConvolution / aclnnFusedConvolution with no TransData of its own."""
+    -> aclnnConvolution / aclnnFusedConvolution with no TransData of its own.
+    ``residual``: a packed value of the output's logical shape, added before the
+    activation (FusedConv only)."""
     x5, wz = ins[0], ins[1]
     b = ins[2] if len(ins) > 2 else None
     c0 = _c0(node, x5)
@@ -78,8 +81,9 @@ def lower_conv_packed(ctx, node: Node, ins: list[DTensor], fused: tuple | None =
     padding = [p for i in range(2) for p in (pads[i], pads[i + 2])]  # [top, bottom, left, right]
     ia = opsnn.aclCreateIntArray
     if fused is not None:
+        extra = (_packed(node, residual, logical_out, NC1HWC0, c0),) if residual is not None else ()
         call = prepare(node, "aclnnFusedConvolution", xt, wt, b.tensor if b else None, ia(st), ia(padding), ia(dl),
-                       False, ia([0, 0]), 1, *fused, ot, 0)
+                       False, ia([0, 0]), 1, *fused, ot, 0, *extra)
     else:
         call = prepare(node, "aclnnConvolution", xt, wt, b.tensor if b else None, ia(st), ia(padding), ia(dl),
                        False, ia([0, 0]), 1, ot, 0)

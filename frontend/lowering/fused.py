@@ -4,7 +4,8 @@
 node                          aclnn prepare
 ============================  =================================================================
 FusedConv                     aclnnFusedConvolution: Conv with BatchNorm folded and/or a FixPipe
-                              activation (``attrs["activation"]``), members ``attrs["fused"]``
+                              activation (``attrs["activation"]``), members ``attrs["fused"]``;
+                              ``attrs["residual"]``: input 3 added before the activation
 FusedMatMul                   aclnnFusedMatmul: MatMul/Gemm + bias (BiasTable) + FixPipe
                               activation; an N-D A runs as one GEMM over its folded rows
 FusedElementwise              aclnnFusedElementwise over the chain ``attrs["steps"]``; if the
@@ -33,6 +34,8 @@ def lower_fused_conv(ctx, node: Node, ins: list[DTensor]):
     a = node.attrs
     fused = (str(a.get("activation", "none")), float(a.get("activation_alpha", 0.0)),
              float(a.get("activation_beta", 0.0)), tuple(a.get("fused", ("Conv",))))
+    if a.get("residual"):
+        return lower_conv(ctx, node, ins[:3], fused=fused, residual=ins[3])
     return lower_conv(ctx, node, ins, fused=fused)
 
 

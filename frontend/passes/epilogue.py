@@ -19,6 +19,21 @@ The result is one ``FusedConv`` node (lowered to ``aclnnFusedConvolution``, an
 npu-sim graph-mode kernel) with ``attrs["activation"]``, ``activation_alpha`` and
 ``activation_beta``.
 
+Residual add (before the activation): a ``Conv`` / ``FusedConv`` with no activation
+yet whose output's only consumer is ``Add`` or a two-input ``Sum`` of that output and
+an ``other`` tensor, then optionally an activation as above as the Add's only
+consumer, becomes one ``FusedConv`` with ``attrs["residual"]`` = True and ``other``
+as its fourth input (``""`` in the bias slot when there is no bias): the kernel adds
+``other`` to the fp32 accumulator, then applies the activation. Conditions: 2-D (a
+4-D conv output), ``other`` not the conv's own output and not a constant, its static
+shape equal to the conv output's (no broadcast); otherwise the Add stays (and the
+vector fusion may take it). The fused node takes the Add's place in node order, after
+``other``'s producer. Source: CANN's graph fusion reference lists, for Atlas A2,
+``TbeConvFixPipeFusionPass`` (conv2d with the fixpipe node built by
+FIXPIPEFUSIONPASS and an optional element-wise op) and notes an Add "converted to the
+Fixpipe operator" (``TbeConv2DAddMulQuantPass``): the A2 FixPipe reads a second GM
+operand for the element-wise add as L0C drains.
+
 On the matmul side: ``MatMul(A, W)`` with a constant 2-D ``W`` [K, N] and A at least
 2-D, then optionally ``Add`` of a constant bias of N values (shape [N], or 1s then N)
 as the only consumer, then optionally an activation as above (at least one of the
@@ -32,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Node
-from .util import consumers, fused_names, sole_consumer
+from .util import consumers, fused_names, sole_consumer, value_shape
 
 FUSED_CONV = "FusedConv"
 
@@ -128,6 +143,46 @@ def _fuse_matmul(g: Graph, cons, mm: Node, drop: set) -> bool:
     return True
 
 
+def _residual(g: Graph, cons, conv: Node) -> tuple[Node, str] | None:
+    """(the Add, its other operand) if ``conv``'s output feeds a residual add the
+    FixPipe epilogue can take (module doc), else None."""
+    y = conv.outputs[0]
+    add = sole_consumer(g, cons, y)
+    if add is None or add.op_type not in ("Add", "Sum") or len(add.inputs) != 2 or len(add.outputs) != 1:
+        return None
+    other = [i for i in add.inputs if i != y]
+    if len(other) != 1 or not other[0] or other[0] in g.constants:
+        return None
+    ys, os_ = value_shape(g, y), value_shape(g, other[0])
+    if ys is None or len(ys) != 4 or os_ is None or tuple(os_) != tuple(ys):
+        return None
+    return add, other[0]
+
+
+def _fuse_residual(g: Graph, cons, conv: Node, drop: set, moved: dict) -> bool:
+    """Conv -> Add(other) [-> activation] as one FusedConv (module doc), in place."""
+    found = _residual(g, cons, conv)
+    if found is None or conv.attrs.get("residual") or id(found[0]) in moved:
+        return False   # (an Add of two conv outputs is taken by the first conv only)
+    add, other = found
+    chain = [add]
+    act_node = sole_consumer(g, cons, add.outputs[0])
+    act = _activation(g, act_node) if act_node is not None and act_node.inputs[0] == add.outputs[0] else None
+    if act is not None:
+        chain.append(act_node)
+    act = act or ("none", 0.0, 0.0)
+    ins = list(conv.inputs[:3]) + [""] * (3 - len(conv.inputs[:3]))
+    conv.inputs = ins[:3] + [other]
+    conv.attrs = dict(conv.attrs, fused=fused_names(conv) + [c.op_type for c in chain], residual=True,
+                      activation=act[0], activation_alpha=act[1], activation_beta=act[2])
+    conv.op_type = FUSED_CONV
+    conv.outputs = [chain[-1].outputs[0]]
+    moved[id(add)] = conv   # the fused node runs where the Add ran: after other's producer
+    drop.add(id(conv))
+    drop.update(id(c) for c in chain[1:])
+    return True
+
+
 def fuse_cube_epilogue(g: Graph) -> int:
     """Fuse every matching Conv/MatMul/Gemm + bias/activation (module doc) in place;
     returns how many."""
@@ -138,6 +193,13 @@ def fuse_cube_epilogue(g: Graph) -> int:
         if mm.op_type in ("MatMul", "Gemm") and mm.outputs and id(mm) not in drop:
             fused_mm += _fuse_matmul(g, cons, mm, drop)
     g.nodes[:] = [n for n in g.nodes if id(n) not in drop]
+    drop, moved = set(), {}
+    fused_res = 0
+    for conv in list(g.nodes):
+        if conv.op_type not in ("Conv", FUSED_CONV) or not conv.outputs or conv.attrs.get("activation"):
+            continue
+        fused_res += _fuse_residual(g, cons, conv, drop, moved)
+    g.nodes[:] = [moved.get(id(n), n) for n in g.nodes if id(n) not in drop or id(n) in moved]
     drop = set()
     for conv in g.nodes:
         if conv.op_type not in ("Conv", FUSED_CONV) or not conv.outputs or conv.attrs.get("activation"):
@@ -154,4 +216,4 @@ def fuse_cube_epilogue(g: Graph) -> int:
         conv.outputs = [act_node.outputs[0]]
         drop.add(id(act_node))
     g.nodes[:] = [n for n in g.nodes if id(n) not in drop]
-    return len(drop) + fused_mm
+    return len(drop) + fused_mm + fused_res

@@ -16,6 +16,9 @@ What runs on NC1HWC0 (the pass tracks which tensors are 5-D, in node order):
   (input shape known, 4-D), ``group`` 1, a constant float weight. Its weight is
   replaced by the FRACTAL_Z constant (``attrs["weight_shape"]`` keeps the logical
   shape); its input and output are 5-D (``attrs["formats"] = "NC1HWC0"``).
+  A residual ``FusedConv`` (``attrs["residual"]``, from ``fuse_cube_epilogue``) reads
+  its fourth input, the added tensor, in the output's format: 5-D as well (a
+  TransData to NC1HWC0 first when it was produced NCHW).
   Grouped / depthwise, 1-D and 3-D convolutions stay NCHW (their aclnnConvolution
   converts internally, or runs plain NCHW for groups > 1).
 * Layout-agnostic pointwise ops whose tensor inputs are all 5-D with the same
@@ -43,7 +46,7 @@ import numpy as np
 from opsnn.transform.trans_data import c0_for_itemsize, nc1hwc0_shape, oihw_to_fractal_z
 
 from ..graph import Graph, Node
-from .util import consumers
+from .util import consumers, value_shape
 
 PACKED = "NC1HWC0"
 _AGNOSTIC = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Erf", "Identity", "Add", "Sum", "Sub", "Mul", "Max", "Min"}
@@ -61,6 +64,8 @@ def _conv_c0(g: Graph, n: Node) -> int | None:
     if int(n.attrs.get("group", 1)) != 1 or np.asarray(w).dtype.kind != "f" or np.asarray(w).dtype.itemsize > 4:
         return None
     if w.shape[1] != shape[1]:
+        return None
+    if n.attrs.get("residual") and (len(n.inputs) < 4 or value_shape(g, n.inputs[3]) is None):
         return None
     return c0_for_itemsize(np.asarray(w).dtype.itemsize)
 
@@ -99,6 +104,19 @@ def _trans(name: str, src: str, dst: str, fmt: str, shape, c0: int) -> Node:
     return Node("TransData", name, [src], [dst], {"dst_format": fmt, "shape": [int(d) for d in shape], "c0": c0})
 
 
+def _residual_in(n: Node) -> str | None:
+    """The added tensor of a residual FusedConv, else None."""
+    return n.inputs[3] if n.attrs.get("residual") and len(n.inputs) > 3 else None
+
+
+def _reads_packed(c: Node, out: str, convs: set, agn: set) -> bool:
+    """Whether consumer ``c`` reads ``out`` 5-D (a packed conv's input or residual, a
+    kept pointwise op)."""
+    if id(c) in agn:
+        return True
+    return id(c) in convs and bool(c.inputs) and (c.inputs[0] == out or _residual_in(c) == out)
+
+
 def keep_nc1hwc0(g: Graph) -> int:
     """Move the graph's eligible convolutions and the pointwise ops between them to
     NC1HWC0 (module doc), in place; returns how many convolutions moved."""
@@ -123,14 +141,17 @@ def keep_nc1hwc0(g: Graph) -> int:
     for n in g.nodes:
         if id(n) in convs:
             x, c0 = n.inputs[0], packed[n.outputs[0]]
-            if x in five:
-                n.inputs[0] = five[x]
-            else:
-                if x not in entry:
-                    entry[x] = f"{x}__{PACKED.lower()}"
-                    nodes.append(_trans(f"{x}__to_nc1hwc0", x, entry[x], PACKED, g.shapes[x], c0))
-                    g.shapes[entry[x]] = nc1hwc0_shape(g.shapes[x], c0)
-                n.inputs[0] = entry[x]
+            for slot in (0, 3) if _residual_in(n) else (0,):
+                v = n.inputs[slot]
+                if v in five:
+                    n.inputs[slot] = five[v]
+                    continue
+                if v not in entry:
+                    entry[v] = f"{v}__{PACKED.lower()}"
+                    vs = value_shape(g, v)
+                    nodes.append(_trans(f"{v}__to_nc1hwc0", v, entry[v], PACKED, vs, c0))
+                    g.shapes[entry[v]] = nc1hwc0_shape(vs, c0)
+                n.inputs[slot] = entry[v]
             w = np.asarray(g.constants[n.inputs[1]])
             wz = f"{n.inputs[1]}__fractal_z"
             g.constants[wz] = oihw_to_fractal_z(w, c0)
@@ -149,8 +170,7 @@ def keep_nc1hwc0(g: Graph) -> int:
             shape = g.shapes.get(out)
             if shape is not None:
                 g.shapes[five[out]] = nc1hwc0_shape(shape, packed[out])
-            plain_needed = out in g.outputs or any(
-                not ((id(c) in convs and c.inputs and c.inputs[0] == out) or id(c) in agn) for c in cons.get(out, []))
+            plain_needed = out in g.outputs or any(not _reads_packed(c, out, convs, agn) for c in cons.get(out, []))
             if plain_needed:
                 nodes.append(_trans(f"{out}__to_nchw", five[out], out, "NCHW", shape, packed[out]))
     g.nodes[:] = nodes

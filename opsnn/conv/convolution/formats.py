@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...base.checks import check_same_dtype, check_tensor_type, invalid
 from ...base.memview import tensor_view
 from ...base.tiling_base import align_up
 from ...common.contiguous import WS_ALIGN_BYTES, TensorRef
@@ -61,14 +62,16 @@ class FormatPlan:
     formats: dict = field(default_factory=dict)
 
 
-def plan_formats(chip, op: str, input, weight, bias, output, groups: int) -> FormatPlan | None:  # noqa: A002
+def plan_formats(chip, op: str, input, weight, bias, output, groups: int,  # noqa: A002
+                 residual=None) -> FormatPlan | None:
     """The packed operands of a 2-D convolution (module doc), or None where the plain
-    NCHW kernel runs (groups > 1, an empty tensor)."""
+    NCHW kernel runs (groups > 1, an empty tensor). ``residual`` (graph mode's
+    residual add) only shifts the output's slot: the kernel reads it as it is."""
     if groups != 1 or input.numel == 0 or output.numel == 0 or weight.numel == 0:
         return None
     c0 = c0_for_itemsize(input.itemsize)
     c = input.view_shape[1]
-    slots = {"input": 0, "weight": 1, "output": 3 if bias is not None else 2}
+    slots = {"input": 0, "weight": 1, "output": 2 + (bias is not None) + (residual is not None)}
     ws = 0
     before, after = [], []
 
@@ -98,10 +101,11 @@ def plan_formats(chip, op: str, input, weight, bias, output, groups: int) -> For
     return FormatPlan(c0, -(-c // c0) * c0, refs["input"], refs["weight"], refs["output"], before, after, ws, fmts)
 
 
-def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=None, act=None):
+def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=None, act=None, res_t=None):
     """Body factory of the Cube kernel on packed operands: unpack (exact), the NCHW
-    convolution of ``kernel.conv2d_nchw``, the FixPipe ``act``, the cast to the
-    output dtype, and the NC1HWC0 pack of the result (pad channels 0)."""
+    convolution of ``kernel.conv2d_nchw``, the residual ``res_t`` added (slot before
+    the output; unpacked first if its storage is NC1HWC0), the FixPipe ``act``, the
+    cast to the output dtype, and the NC1HWC0 pack of the result (pad channels 0)."""
     xm, wm, om = fp.x.meta, fp.w.meta, fp.out.meta
     c, oihw = xm.view_shape[1], wm.view_shape
 
@@ -113,9 +117,35 @@ def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=Non
             w = fractal_z_to_oihw(packed_view(mem, wa, wm.storage_shape, wm.np_dtype), oihw)
             b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
             r = conv2d_nchw(x, w, stride, pads, dilation, 1, b, compute)
+            if res_t is not None:
+                r = r + _residual_nchw(mem, addrs[-2], res_t, fp.c0)
             if act is not None:
                 r = apply_epilogue(r, *act)
             r = np.asarray(r).astype(om.np_dtype, copy=False)
             packed_view(mem, oa, om.storage_shape, om.np_dtype)[...] = nchw_to_nc1hwc0(r, fp.c0)
         return body
     return make
+
+
+def _residual_nchw(mem, addr: int, res_t, c0: int) -> np.ndarray:
+    """The residual operand at ``addr`` as a float32 NCHW array (unpacked if NC1HWC0)."""
+    if is_packed(res_t, NC1HWC0):
+        meta = packed_meta(res_t, NC1HWC0, c0)
+        v = nc1hwc0_to_nchw(packed_view(mem, addr, meta.storage_shape, meta.np_dtype), res_t.view_shape[1])
+    else:
+        v = tensor_view(mem, addr, res_t)
+    return np.asarray(v, np.float32)
+
+
+def check_residual(output, residual) -> None:
+    """aclnnFusedConvolution's residual operand against its output: a tensor, same
+    view shape and dtype, NC1HWC0 storage exactly when the output's is. Raises
+    AclnnError(161002) otherwise."""
+    op = "aclnnFusedConvolution"
+    check_tensor_type(op, residual=residual)
+    check_same_dtype(op, output=output, residual=residual)
+    if tuple(residual.view_shape) != tuple(output.view_shape):
+        raise invalid(op, f"residual shape {list(residual.view_shape)} must equal the output's "
+                          f"{list(output.view_shape)} (no broadcast)")
+    if is_packed(residual, NC1HWC0) != is_packed(output, NC1HWC0):
+        raise invalid(op, "residual must have the output's storage format (NC1HWC0 when the output is packed)")

@@ -39,13 +39,15 @@ from .tiling_data import ConvolutionTilingData
 
 
 def tile_program(td: ConvolutionTilingData, args: dict, tiling_key: int, *, name: str = "Convolution",
-                 epilogue: tuple[str, ...] = ()) -> KernelSpec:
+                 epilogue: tuple[str, ...] = (), residual_itemsize: int = 0) -> KernelSpec:
     """The AIC kernel spec of a convolution tiled as ``td`` (module doc). ``args``:
     trace args (shapes, attrs, the GEMM); the cube tiling struct and FLOPs are added.
-    ``epilogue``: FixPipe activations (graph mode; see ``cube_program``)."""
+    ``epilogue``: FixPipe activations (graph mode; see ``cube_program``);
+    ``residual_itemsize``: bytes per element of the residual operand read per output
+    tile (0 = none; ``cube_program``)."""
     return cube_program(td.cube, name, td.in_itemsize, td.out_itemsize, td.cube_dtype,
                         a_gm_reuse=td.a_gm_reuse, tiling_key=tiling_key, args=args,
-                        bias_itemsize=td.bias_itemsize, epilogue=epilogue)
+                        bias_itemsize=td.bias_itemsize, epilogue=epilogue, residual_itemsize=residual_itemsize)
 
 
 def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: int,
@@ -96,10 +98,11 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
     return r
 
 
-def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None):
+def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None, res_t=None):
     """Body factory around ``compute_fn(x, w, bias) -> float32 result`` (numpy views of
-    the slots input, weight, [bias,] output); ``act``: the FixPipe epilogue
-    (activation, alpha, beta) applied before the write (graph mode)."""
+    the slots input, weight, [bias,] [residual,] output); ``act``: the FixPipe epilogue
+    (activation, alpha, beta) applied before the write (graph mode), after adding the
+    residual ``res_t`` (an NCHW tensor of the output's shape) when given."""
     def make(addrs, ws):
         def body(mem):
             if out_t.numel == 0:
@@ -108,6 +111,8 @@ def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None):
             w = tensor_view(mem, addrs[1], w_t)
             b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
             r = compute_fn(x, w, b)
+            if res_t is not None:
+                r = r + tensor_view(mem, addrs[-2], res_t).astype(np.float32)
             if act is not None:
                 r = apply_epilogue(r, *act)
             write_out(mem, addrs[-1], out_t, r)
@@ -115,9 +120,10 @@ def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None):
     return make
 
 
-def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=None, act=None):
-    """Body factory. Slots: input, weight, [bias,] output. ``compute``: as for
-    :func:`conv2d_nchw`. ``act``: (activation, alpha, beta) FixPipe applies to the fp32
-    result before the write (graph mode)."""
+def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=None, act=None, res_t=None):
+    """Body factory. Slots: input, weight, [bias,] [residual,] output. ``compute``: as
+    for :func:`conv2d_nchw`. ``act``: (activation, alpha, beta) FixPipe applies to the
+    fp32 result before the write (graph mode), after adding ``res_t`` if given."""
     return conv_body_from(in_t, w_t, bias_t, out_t,
-                          lambda x, w, b: conv2d_nchw(x, w, stride, pads, dilation, groups, b, compute), act)
+                          lambda x, w, b: conv2d_nchw(x, w, stride, pads, dilation, groups, b, compute), act,
+                          res_t)

@@ -45,7 +45,7 @@ from ...base.checks import (FLOAT_TYPES_BF16, check_dtype, check_not_null, check
 from ...base.dtypes import aclFormat
 from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.op import execute, prepare
-from .formats import packed_conv_body, plan_formats
+from .formats import check_residual, packed_conv_body, plan_formats
 from .infershape import normalize_pads, out_hw
 from .kernel import conv_body, tile_program
 from .op_api_nd import build_nd
@@ -72,7 +72,7 @@ def _int_list(name: str, value, lengths: tuple[int, ...]) -> list[int]:
 
 
 def _build(chip, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups,  # noqa: A002
-           output, cubeMathType, fused=None):  # noqa: N803
+           output, cubeMathType, fused=None, residual=None):  # noqa: N803
     # 1. null pointers
     check_not_null(OP, input=input, weight=weight, output=output, stride=stride, padding=padding,
                    dilation=dilation)
@@ -91,6 +91,8 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
     if cubeMathType not in (0, 1, 2, 3) or isinstance(cubeMathType, bool):
         raise invalid(OP, f"cubeMathType must be 0..3, got {cubeMathType!r}")
     cmt = int(cubeMathType)
+    if residual is not None and (transposed or len(input.view_shape) != 4):
+        raise invalid("aclnnFusedConvolution", "residual is supported for the 2-D forward convolution only")
     if transposed or len(input.view_shape) in (3, 5):  # 1-D, 3-D and transposed: op_api_nd.py
         return build_nd(OP if fused is None else "aclnnFusedConvolution", chip, input, weight, bias, stride,
                         padding, dilation, transposed, outputPadding, groups, output, cmt, fused)
@@ -132,10 +134,13 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
                           f"padded input {[h + pt + pb, w + pl + pr]}")
     ho, wo = out_hw(h, w, kh, kw, (sh, sw), pads, (dh, dw))
     check_shape(OP, "output", output, (n, co, ho, wo))
+    if residual is not None:
+        check_residual(output, residual)
 
     # 5. tiling (host) -> tile program (kernel)
     cube = cube_compute_dtype(input.dtype_name, cmt)
-    fp = plan_formats(chip, OP if fused is None else "aclnnFusedConvolution", input, weight, bias, output, g)
+    fp = plan_formats(chip, OP if fused is None else "aclnnFusedConvolution", input, weight, bias, output, g,
+                      residual)
     cp = fp.c_pad if fp is not None else c  # NC1HWC0: the Cube's K runs over whole C0 slices (formats.py)
     res = convolution_tiling(chip, (n, cp, h, w), (co, cp if fp is not None else cg, kh, kw), (ho, wo), (sh, sw),
                              g, input.itemsize, output.itemsize, cube, bias is not None)
@@ -149,20 +154,22 @@ def _build(chip, input, weight, bias, stride, padding, dilation, transposed, out
         act, names = fused
         name, epi = "FusedConvolution", ((act[0],) if act[0] != "none" else ())
         args = dict(args, fused=list(names), activation=act[0], activation_alpha=act[1], activation_beta=act[2])
+        epi = (("add",) if residual is not None else ()) + epi
     if fp is not None:
         args = dict(args, formats=fp.formats, c0=fp.c0)
-    spec = tile_program(td, args, res.tiling_key, name=name, epilogue=epi)
-    inputs = [input, weight] + ([bias] if bias is not None else [])
+    spec = tile_program(td, args, res.tiling_key, name=name, epilogue=epi,
+                        residual_itemsize=residual.itemsize if residual is not None else 0)
+    inputs = [input, weight] + ([bias] if bias is not None else []) + ([residual] if residual is not None else [])
     if fp is not None:  # TransData in, the Cube kernel on NC1HWC0 / FRACTAL_Z, TransData out (formats.py)
         body = packed_conv_body(fp, bias, (sh, sw), pads, (dh, dw),
-                                compute=cube if input.dtype_name == "float32" else None, act=act)
+                                compute=cube if input.dtype_name == "float32" else None, act=act, res_t=residual)
         kernels = fp.before + [PreparedKernel(spec, body)] + fp.after
         return aclOpExecutor(name, kernels, inputs, [output], fp.workspace,
                              info={"tiling": spec.args["tiling"], "tiling_key": spec.tiling_key,
                                    "formats": fp.formats, "c0": fp.c0,
                                    "trans_data": [k.spec.args["conversion"] for k in fp.before + fp.after]})
     body = conv_body(input, weight, bias, output, (sh, sw), pads, (dh, dw), g,
-                     compute=cube if input.dtype_name == "float32" else None, act=act)
+                     compute=cube if input.dtype_name == "float32" else None, act=act, res_t=residual)
     return aclOpExecutor(name, [PreparedKernel(spec, body)], inputs, [output], 0,
                          info={"tiling": spec.args["tiling"], "tiling_key": spec.tiling_key})
 
@@ -184,7 +191,8 @@ def aclnnConvolution(workspace, workspaceSize, executor, stream):  # noqa: N802,
 
 def aclnnFusedConvolutionGetWorkspaceSize(input, weight, bias, stride, padding, dilation, transposed,  # noqa: N802,A002
                                           outputPadding, groups, fusedActivation, activationAlpha,  # noqa: N803
-                                          activationBeta, originalOpNames, output, cubeMathType=0):
+                                          activationBeta, originalOpNames, output, cubeMathType=0,
+                                          residual=None):
     """Phase 1 of a convolution with a FixPipe epilogue: an npu-sim graph-mode kernel
     (not a CANN aclnn API; GE builds such fused Conv2D ops internally). Arguments as
     :func:`aclnnConvolutionGetWorkspaceSize` plus ``fusedActivation`` ("none", "relu",
@@ -192,8 +200,13 @@ def aclnnFusedConvolutionGetWorkspaceSize(input, weight, bias, stride, padding, 
     ``activationBeta``]) applied by FixPipe as L0C drains to GM, and
     ``originalOpNames`` (the graph ops folded into this kernel, as GE's
     ``_datadump_original_op_names`` attribute; recorded as trace ``args["fused"]``).
-    Returns (workspace_size, executor, status); 161002 for an unknown activation, else
-    aclnnConvolution's statuses."""
+    ``residual``: an aclTensor of the output's view shape, dtype and storage format
+    (NC1HWC0 when the output is packed), added to the fp32 accumulator before the
+    activation (the A2 FixPipe's element-wise add with a second GM operand, see
+    ``frontend.passes.epilogue``); 2-D forward convolutions only; its bytes are read
+    per output tile on MTE2 (``cube_program``). Trace ``args["epilogue"]`` starts with
+    "add". Returns (workspace_size, executor, status); 161002 for an unknown
+    activation or a bad residual, else aclnnConvolution's statuses."""
     from ...matmul.common.cube_program import EPILOGUES
 
     def build(chip):
@@ -202,7 +215,7 @@ def aclnnFusedConvolutionGetWorkspaceSize(input, weight, bias, stride, padding, 
                                                    f"got {fusedActivation!r}")
         act = (fusedActivation, float(activationAlpha), float(activationBeta))
         return _build(chip, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups,
-                      output, cubeMathType, fused=(act, tuple(originalOpNames)))
+                      output, cubeMathType, fused=(act, tuple(originalOpNames)), residual=residual)
     return prepare("FusedConvolution", build)
 
 

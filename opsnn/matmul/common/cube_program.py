@@ -20,7 +20,7 @@ from .cube_tiling import FRAC, MAX_CUBE_STEPS_PER_BLOCK, MatmulTilingData, cube_
 
 def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize: int, cube_dtype: str, *,
                  a_gm_reuse: float = 1.0, buffer_num: int = 2, tiling_key: int = 0, args: dict | None = None,
-                 bias_itemsize: int = 0, epilogue: tuple[str, ...] = ()) -> KernelSpec:
+                 bias_itemsize: int = 0, epilogue: tuple[str, ...] = (), residual_itemsize: int = 0) -> KernelSpec:
     """The AIC :class:`KernelSpec` ``name`` of a GEMM tiled as ``td`` (``in_itemsize``,
     ``out_itemsize``, ``cube_dtype``, ``a_gm_reuse`` and ``buffer_num`` as given to
     :func:`~opsnn.matmul.common.cube_tiling.cube_tiling`).
@@ -41,6 +41,13 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
     last step (the one with the FixPipe write), and the BiasTable (``Buffer.BT``)
     reserved for them. ``args``: trace args; the tiling struct and the FLOPs
     (2 * batch * M * N * K) are added.
+
+    ``residual_itemsize``: bytes per element of a tensor of the output's shape added
+    before the activation (0 = none, graph mode's residual FusedConvolution): each
+    output tile reads its own mb * nb elements from GM once, as one more GmRange (runs
+    of nb elements, no L2 key) on the MTE2 stage of the tile's last step, so the
+    existing MTE2 formula times it and double buffering overlaps it with the other
+    tiles' work.
 
     ``epilogue``: activations FixPipe applies as L0C drains to GM (names of
     :data:`EPILOGUES`, npu-sim graph mode), recorded in the trace args as
@@ -86,9 +93,12 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
         tag = "last" if last else "k"
         # the bias rides on the last step's MTE2 (its GM ranges stay the operands')
         extra = bias_bytes if last else 0
-        return Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes + extra, tiles=chunks,
-                     gm_ranges=(GmRange(a_bytes, min(k_l1, kb) * item, ("A", b, mi, tag)),
-                                GmRange(b_bytes, nb * item, ("B", b, ni, tag))))
+        res = mb * nb * residual_itemsize if last else 0
+        ranges = (GmRange(a_bytes, min(k_l1, kb) * item, ("A", b, mi, tag)),
+                  GmRange(b_bytes, nb * item, ("B", b, ni, tag)))
+        if res:
+            ranges += (GmRange(res, nb * residual_itemsize),)
+        return Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes + extra + res, tiles=chunks, gm_ranges=ranges)
 
     def out_tile(t: int) -> tuple[TileSpec, ...]:
         b, r = divmod(t, mt * nt)
@@ -117,6 +127,8 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
     if bias_bytes:
         bufs[Buffer.BT] = bias_bytes
     extra = {"epilogue": list(epilogue)} if epilogue else {}
+    if residual_itemsize:
+        extra["residual"] = True
     return KernelSpec(name, CoreType.AIC, tuple(blocks), buffer_num, bufs, tiling_key,
                       dict(args or {}, tiling=asdict(td), flops=2 * batch * m * n * k, **extra))
 

@@ -61,7 +61,9 @@ def test_resnet50_random_weights_match_reference_in_both_modes(resnet, mode, npu
     assert not names & {"BatchNorm", "Relu", "Add"}, names
     assert runner.passes["fold_batchnorm"] == 53 and res.calls < 175 // 2
     fused = {tuple(e["args"]["fused"]) for e in kernels if "fused" in e["args"]}
-    assert ("Conv", "BatchNormalization", "Relu") in fused and ("Sum", "Relu") in fused
+    # the residual Sum+Relu rides in the last conv's epilogue (fuse_cube_epilogue, residual add)
+    assert ("Conv", "BatchNormalization", "Relu") in fused and ("Conv", "BatchNormalization", "Sum", "Relu") in fused
+    assert "FusedElementwise" not in names
 
 
 def _small(rng, leaky: bool = False):
