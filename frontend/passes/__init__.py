@@ -48,7 +48,8 @@ PASSES: tuple[Pass, ...] = (
          fold_batchnorm),
     Pass("fuse_dequant_epilogue", "DequantizeLinear -> MatMul [-> Add] -> QuantizeLinear as one int8 Cube GEMM "
          "whose per-channel dequant/requant FixPipe applies (aclnnQuantMatmulV4)", fuse_dequant_epilogue),
-    Pass("fuse_cube_epilogue", "bias, a residual Add and Relu/LeakyRelu/Clip after a Conv/MatMul/Gemm, applied as L0C drains to GM",
+    Pass("fuse_cube_epilogue",
+         "bias, a residual Add and Relu/LeakyRelu/Clip after a Conv/MatMul/Gemm, applied as L0C drains to GM",
          fuse_cube_epilogue),
     Pass("fuse_rms_norm", "decomposed RMSNorm (Pow/ReduceMean/Add/Sqrt/Div/Mul) as one aclnnRmsNorm", fuse_rms_norm),
     Pass("fuse_add_rms_norm", "residual Add feeding RMSNormalization as one aclnnAddRmsNorm (the sum kept as xOut)",
