@@ -15,10 +15,12 @@ formulas and the pipes live in npu_sim/hardware/.)
 from __future__ import annotations
 
 import os
+from heapq import heappush
 from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any, Callable
 
 import simpy
+from simpy.events import NORMAL
 
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
@@ -88,6 +90,9 @@ def limit_blas_threads() -> None:
     if n > 0:
         from threadpoolctl import threadpool_limits
         threadpool_limits(limits=n, user_api="blas")
+
+
+_INF = float("inf")
 
 
 def _task(env, prev, enqueue_ns: float, gen, stream, name: str):
@@ -218,6 +223,8 @@ class Device:
         self.fast_path = os.environ.get(FAST_PATH_ENV, "1").strip() != "0"
         #: kernels run on the fast path (a diagnostic)
         self.fast_kernels = 0
+        self._running = False   # inside run_until (see _one_event_ok)
+        self._until = None      # its target event
 
     def compiled(self, prog, aiv_split: int = 1) -> CompiledProgram:
         """``prog``'s stage costs on this chip, compiled once (cached by identity)."""
@@ -330,13 +337,29 @@ class Device:
         phase 1 made it, and the chip of a device never changes)."""
         if self._checked.get(id(launch.spec)) is not launch.spec:
             self.check_kernel(launch)
-        return self._chain(stream, self._run_kernel, (stream, launch, flow_id), enqueue_ns, launch.spec.name)
+        # the kernel waits for its host time itself (_run_kernel), so that wait can share its launch event
+        return self._chain(stream, self._run_kernel, (stream, launch, flow_id, enqueue_ns), -_INF, launch.spec.name)
 
-    def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None):
+    def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None, enqueue_ns: float):
         env = self.env
         spec = launch.spec
-        t0 = env.now
-        yield env.timeout(self.chip.kernel_launch_ns)
+        now = env._now
+        if enqueue_ns > now:   # the device is ahead of the host: the task starts at the host's enqueue time
+            t0 = now + (enqueue_ns - now)   # the float the wait's SimPy timeout would reach
+            if self._one_event_ok():
+                # one event for the wait and the launch latency, due at the float the second
+                # timeout would carry (see _one_event_ok why the order of events is unchanged)
+                ev = simpy.Event(env)
+                ev._ok = True
+                ev._value = None
+                heappush(env._queue, (t0 + self.chip.kernel_launch_ns, NORMAL, next(env._eid), ev))
+                yield ev
+            else:
+                yield env.timeout(enqueue_ns - now)
+                yield env.timeout(self.chip.kernel_launch_ns)
+        else:
+            t0 = now
+            yield env.timeout(self.chip.kernel_launch_ns)
         kind = spec.core_type
         stats = KernelStats()
         self._l2_resident(launch, stats)
@@ -356,6 +379,25 @@ class Device:
         else:
             yield from self._blocks_evented(spec, stats, scope, unit, dispatch, kind, prio, mix)
         self._finish_kernel(stream, launch, flow_id, t0, stats, kind, unit)
+
+    def _one_event_ok(self) -> bool:
+        """True when a kernel task that must wait for its host enqueue time may wait
+        and pay its launch latency with one SimPy event instead of two, with the same
+        times and the same order of events. It may when :meth:`run_until` is driving
+        the clock and will not stop after this step (its target is not yet processed,
+        or it runs until the queue is empty) and the SimPy queue is empty: then no
+        other event exists, none can be created before the wait's timeout is processed
+        (the host submits only while the device is stopped; the task is the last
+        callback of the event that started it: a :class:`_Queued` start is added after
+        its predecessor's only other callbacks, a plain process has its Initialize
+        event alone), so the launch timeout, created one step later, would be the only
+        event at its time either way. Caveat: a KeyboardInterrupt raised by
+        ``on_progress`` between the two steps stops the device with the merged event
+        queued (the run is being abandoned)."""
+        if not self._running or self.env._queue:
+            return False
+        until = self._until
+        return until is None or until.callbacks is not None
 
     def _uncontended(self, kind: CoreType, nblocks: int) -> bool:
         """True when the kernel's blocks can run without SimPy events and give the
@@ -569,15 +611,21 @@ class Device:
         peek = env.peek
         inf = float("inf")
         n = 0
-        while event is None or not event.processed:
-            if peek() == inf:
-                return event is None
-            step()
-            if on_progress is not None:
-                n += 1
-                if n % every == 0:
-                    on_progress(len(self.kernel_records))
-        return True
+        self._running = True
+        self._until = event
+        try:
+            while event is None or not event.processed:
+                if peek() == inf:
+                    return event is None
+                step()
+                if on_progress is not None:
+                    n += 1
+                    if n % every == 0:
+                        on_progress(len(self.kernel_records))
+            return True
+        finally:
+            self._running = False
+            self._until = None
 
     def blocked_streams(self) -> list[Stream]:
         """Streams whose newest task has not finished (after a run, these are stuck)."""
