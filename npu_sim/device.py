@@ -15,10 +15,12 @@ formulas and the pipes live in npu_sim/hardware/.)
 from __future__ import annotations
 
 import os
+from heapq import heappush
 from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any, Callable
 
 import simpy
+from simpy.events import NORMAL
 
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
@@ -90,6 +92,9 @@ def limit_blas_threads() -> None:
         threadpool_limits(limits=n, user_api="blas")
 
 
+_INF = float("inf")
+
+
 def _task(env, prev, enqueue_ns: float, gen, stream, name: str):
     """SimPy process of one stream task: wait for the previous task ``prev`` (a
     process or None) and for the host time ``enqueue_ns``, then run ``gen``; a failure
@@ -103,6 +108,37 @@ def _task(env, prev, enqueue_ns: float, gen, stream, name: str):
         yield from gen
     except Exception as exc:  # a task failure is a stream error, never a crash
         stream.errors.append(f"{name}: {exc}")
+
+
+class _Queued(simpy.Process):
+    """A stream task queued behind an unfinished one (:meth:`Device._chain`): a SimPy
+    process that has no Initialize event and no generator until its predecessor
+    ``prev`` ends. Its start is a callback on ``prev``, registered at submission:
+    exactly where the plain process would register its resume when its Initialize
+    event ran and found ``prev`` unfinished (the only other callbacks on a task are
+    added at submission, before the next task is chained), so it resumes in the same
+    step and order, with the same clock. What it saves per queued task: one SimPy
+    step (the Initialize event) and, until it starts, the generators and frames that
+    the garbage collector would otherwise traverse (issue 17: a full collection over
+    2000 queued kernels took 70-100 ms)."""
+
+    def __init__(self, env, prev, make, args, enqueue_ns, stream, name):
+        self.env = env
+        self.callbacks = []
+        self._generator = None
+        self._start_with = (make, args, enqueue_ns, stream, name)
+        self._target = prev
+        prev.callbacks.append(self._start)
+
+    def _start(self, event) -> None:
+        make, args, enqueue_ns, stream, name = self._start_with
+        self._start_with = None
+        self._generator = _task(self.env, None, enqueue_ns, make(*args), stream, name)
+        self._resume(event)   # ``event`` (prev's end) carries None: the fresh generator's first send
+
+    @property
+    def name(self) -> str:
+        return "_task"
 
 
 class KernelConfigError(Exception):
@@ -187,6 +223,8 @@ class Device:
         self.fast_path = os.environ.get(FAST_PATH_ENV, "1").strip() != "0"
         #: kernels run on the fast path (a diagnostic)
         self.fast_kernels = 0
+        self._running = False   # inside run_until (see _one_event_ok)
+        self._until = None      # its target event
 
     def compiled(self, prog, aiv_split: int = 1) -> CompiledProgram:
         """``prog``'s stage costs on this chip, compiled once (cached by identity)."""
@@ -239,12 +277,17 @@ class Device:
         return e
 
     # ---- task submission --------------------------------------------------------
-    def _chain(self, stream: Stream, gen, enqueue_ns: float, name: str) -> simpy.Process:
-        """Start ``gen`` (a task's generator, not yet started) as the stream's next
-        task: a SimPy process that first waits for the stream's previous task and for
-        the host time ``enqueue_ns`` (:func:`_task`)."""
+    def _chain(self, stream: Stream, make, args: tuple, enqueue_ns: float, name: str) -> simpy.Process:
+        """Queue ``make(*args)`` (a task's generator function and its arguments) as the
+        stream's next task: a SimPy process that first waits for the stream's previous
+        task and for the host time ``enqueue_ns`` (:func:`_task`). Behind an unfinished
+        task it is a :class:`_Queued` process, whose generator is made when it starts."""
         stream.task_count += 1
-        stream.last = self.env.process(_task(self.env, stream.last, enqueue_ns, gen, stream, name))
+        prev = stream.last
+        if prev is not None and prev.callbacks is not None:   # not processed: start at its end
+            stream.last = _Queued(self.env, prev, make, args, enqueue_ns, stream, name)
+        else:
+            stream.last = self.env.process(_task(self.env, prev, enqueue_ns, make(*args), stream, name))
         return stream.last
 
     def check_kernel(self, launch: KernelLaunch) -> None:
@@ -294,13 +337,29 @@ class Device:
         phase 1 made it, and the chip of a device never changes)."""
         if self._checked.get(id(launch.spec)) is not launch.spec:
             self.check_kernel(launch)
-        return self._chain(stream, self._run_kernel(stream, launch, flow_id), enqueue_ns, launch.spec.name)
+        # the kernel waits for its host time itself (_run_kernel), so that wait can share its launch event
+        return self._chain(stream, self._run_kernel, (stream, launch, flow_id, enqueue_ns), -_INF, launch.spec.name)
 
-    def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None):
+    def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None, enqueue_ns: float):
         env = self.env
         spec = launch.spec
-        t0 = env.now
-        yield env.timeout(self.chip.kernel_launch_ns)
+        now = env._now
+        if enqueue_ns > now:   # the device is ahead of the host: the task starts at the host's enqueue time
+            t0 = now + (enqueue_ns - now)   # the float the wait's SimPy timeout would reach
+            if self._one_event_ok():
+                # one event for the wait and the launch latency, due at the float the second
+                # timeout would carry (see _one_event_ok why the order of events is unchanged)
+                ev = simpy.Event(env)
+                ev._ok = True
+                ev._value = None
+                heappush(env._queue, (t0 + self.chip.kernel_launch_ns, NORMAL, next(env._eid), ev))
+                yield ev
+            else:
+                yield env.timeout(enqueue_ns - now)
+                yield env.timeout(self.chip.kernel_launch_ns)
+        else:
+            t0 = now
+            yield env.timeout(self.chip.kernel_launch_ns)
         kind = spec.core_type
         stats = KernelStats()
         self._l2_resident(launch, stats)
@@ -320,6 +379,25 @@ class Device:
         else:
             yield from self._blocks_evented(spec, stats, scope, unit, dispatch, kind, prio, mix)
         self._finish_kernel(stream, launch, flow_id, t0, stats, kind, unit)
+
+    def _one_event_ok(self) -> bool:
+        """True when a kernel task that must wait for its host enqueue time may wait
+        and pay its launch latency with one SimPy event instead of two, with the same
+        times and the same order of events. It may when :meth:`run_until` is driving
+        the clock and will not stop after this step (its target is not yet processed,
+        or it runs until the queue is empty) and the SimPy queue is empty: then no
+        other event exists, none can be created before the wait's timeout is processed
+        (the host submits only while the device is stopped; the task is the last
+        callback of the event that started it: a :class:`_Queued` start is added after
+        its predecessor's only other callbacks, a plain process has its Initialize
+        event alone), so the launch timeout, created one step later, would be the only
+        event at its time either way. Caveat: a KeyboardInterrupt raised by
+        ``on_progress`` between the two steps stops the device with the merged event
+        queued (the run is being abandoned)."""
+        if not self._running or self.env._queue:
+            return False
+        until = self._until
+        return until is None or until.callbacks is not None
 
     def _uncontended(self, kind: CoreType, nblocks: int) -> bool:
         """True when the kernel's blocks can run without SimPy events and give the
@@ -465,7 +543,7 @@ class Device:
         bytes when the copy completes. ``dst``: the (address, nbytes) device range it
         writes, or None; the L2 kept across kernels forgets it when the copy ends
         (hardware/l2.py ``GmL2.invalidate``). Time: see hardware/cost.py ``memcpy_ns`` / ``memset_ns``."""
-        return self._chain(stream, self._run_memcpy(stream, nbytes, kind, apply, flow_id, dst), enqueue_ns,
+        return self._chain(stream, self._run_memcpy, (stream, nbytes, kind, apply, flow_id, dst), enqueue_ns,
                            f"memcpy {kind}")
 
     def _run_memcpy(self, stream, nbytes, kind, apply, flow_id, dst=None):
@@ -500,7 +578,7 @@ class Device:
             return
             yield  # pragma: no cover
 
-        self._chain(stream, gen(), enqueue_ns, "EVENT_RECORD")
+        self._chain(stream, gen, (), enqueue_ns, "EVENT_RECORD")
         return fired
 
     def submit_wait(self, stream: Stream, event: HwEvent, enqueue_ns: float) -> None:
@@ -519,7 +597,7 @@ class Device:
             self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), "STREAM_WAIT_EVENT", t0,
                                self.env.now - t0, "task", {"event": event.event_id, "task_type": "STREAM_WAIT_EVENT"})
 
-        self._chain(stream, gen(), enqueue_ns, "STREAM_WAIT_EVENT")
+        self._chain(stream, gen, (), enqueue_ns, "STREAM_WAIT_EVENT")
 
     # ---- running the clock -----------------------------------------------------
     def run_until(self, event: simpy.Event | None, on_progress: Callable[[int], None] | None = None,
@@ -533,15 +611,21 @@ class Device:
         peek = env.peek
         inf = float("inf")
         n = 0
-        while event is None or not event.processed:
-            if peek() == inf:
-                return event is None
-            step()
-            if on_progress is not None:
-                n += 1
-                if n % every == 0:
-                    on_progress(len(self.kernel_records))
-        return True
+        self._running = True
+        self._until = event
+        try:
+            while event is None or not event.processed:
+                if peek() == inf:
+                    return event is None
+                step()
+                if on_progress is not None:
+                    n += 1
+                    if n % every == 0:
+                        on_progress(len(self.kernel_records))
+            return True
+        finally:
+            self._running = False
+            self._until = None
 
     def blocked_streams(self) -> list[Stream]:
         """Streams whose newest task has not finished (after a run, these are stuck)."""
