@@ -157,12 +157,23 @@ class Profiler:
         """``(spans, counters, metadata)``: host and device spans in recording order,
         the counters, and the device's chip facts (``Device.trace_metadata``) --
         plain data for ``traces`` (``traces.to_chrome_trace(profiler)`` calls this)."""
+        return self._interleaved(lambda rec: rec.spans)
+
+    def trace_entries(self) -> tuple[list, list, dict[str, Any]]:
+        """:meth:`trace_records` with each span as the plain tuple of
+        ``npu_sim.trace.TraceRecorder.entries`` (a pipe 6-tuple or a span 8-tuple),
+        same order; builds no ``Span`` objects (the trace writer's input)."""
+        return self._interleaved(lambda rec: rec.entries())
+
+    def _interleaved(self, read) -> tuple[list, list, dict[str, Any]]:
+        """(host and device spans as ``read(recorder)`` gives them, interleaved in
+        recording order; counters; chip metadata)."""
         dev = self.ctx.device
-        host = self.host.spans
+        host = read(self.host)
         if dev is None:
             return list(host), list(self.host.counters), {}
         self.l2_samples()
-        device = dev.recorder.spans
+        device = read(dev.recorder)
         spans: list = []
         h0 = d0 = 0
         marks = self._marks

@@ -83,8 +83,9 @@ def _args_text(a, cache: dict) -> str:
     return txt
 
 
-def _x_events(spans, order, ts_us, dur_us, pids, tids, parts: list, track_of, flow_out: dict, flow_in: dict) -> None:
-    """Append the "X" event text of each span in start order (``order``) to ``parts``;
+def _x_events(ents, order, ts_us, dur_us, pids, tids, parts: list, track_of, flow_out: dict, flow_in: dict) -> None:
+    """Append the "X" event text of each entry (a pipe 6-tuple or a span 8-tuple, see
+    ``npu_sim.trace.TraceRecorder.entries``) in start order (``order``) to ``parts``;
     note each span's tid in ``track_of`` and each flow end's (pid, tid, ts) in
     ``flow_out`` / ``flow_in`` (the first span of a flow id on each side, as the
     reference writer keeps)."""
@@ -92,54 +93,81 @@ def _x_events(spans, order, ts_us, dur_us, pids, tids, parts: list, track_of, fl
     args_cache: dict[int, str] = {}
     add = parts.append
     for i, ts, du in zip(order.tolist(), ts_us[order].tolist(), dur_us[order].tolist()):
-        s = spans[i]
-        key = (s.name, s.cat, s.track)
+        e = ents[i]
+        track = e[0]
+        pipe = len(e) == 6
+        key = (e[1], "pipe", track) if pipe else (e[1], e[4], track)
         h = heads.get(key)
         if h is None:
-            pid, tid = pids[s.track[0]], tids[s.track]
-            h = heads[key] = (f'{{"ph":"X","name":{_DUMPS(str(s.name))},"cat":{_DUMPS(str(s.cat))},'
+            pid, tid = pids[track[0]], tids[track]
+            h = heads[key] = (f'{{"ph":"X","name":{_DUMPS(str(key[0]))},"cat":{_DUMPS(str(key[1]))},'
                               f'"pid":{pid},"tid":{tid},"ts":', pid, tid)
         track_of[i] = h[2]
-        a = s.args
+        if pipe:
+            t, b = e[4], e[5]
+            if type(t) is int and type(b) is int:
+                a = '{"tile":%d,"bytes":%d}' % (t, b) if b else '{"tile":%d}' % t
+            else:
+                a = _args_text({"tile": t, "bytes": b} if b else {"tile": t}, args_cache)
+            add(f'{h[0]}{ts!r},"dur":{du!r},"args":{a}}}')
+            continue
+        a = e[5]
         if a:
             add(f'{h[0]}{ts!r},"dur":{du!r},"args":{_args_text(a, args_cache)}}}')
         else:
             add(f'{h[0]}{ts!r},"dur":{du!r}}}')
-        if s.flow_id is not None:
-            side = flow_out if s.flow_out else flow_in
-            fid = s.flow_id if isinstance(s.flow_id, (int, str)) else int(s.flow_id)
+        fid = e[6]
+        if fid is not None:
+            side = flow_out if e[7] else flow_in
+            fid = fid if isinstance(fid, (int, str)) else int(fid)
             side.setdefault(fid, (h[1], h[2], ts))
+
+
+def _source_entries(source: Any) -> tuple[list, list, dict]:
+    """``(entries, counters, metadata)`` of a trace source: its ``trace_entries()``
+    when it has one (``acl_runtime.profiler.Profiler``: no ``Span`` objects built),
+    else its ``trace_records()`` spans as 8-tuples. Raises _Fallback for a source of
+    neither kind, an entry that is not a 6- or 8-tuple, or a span that is not a
+    plain record."""
+    from traces.records import is_span_record
+    if hasattr(source, "trace_entries"):
+        ents, counters, meta = source.trace_entries()
+        if not all(type(e) is tuple and len(e) in (6, 8) for e in ents):
+            raise _Fallback
+        return ents, list(counters or ()), meta
+    if not hasattr(source, "trace_records"):
+        raise _Fallback
+    spans, counters, meta = source.trace_records()
+    spans = list(spans)
+    plain = {type(s) for s in spans}
+    if not all(is_span_record(s) for s in (next(s for s in spans if type(s) is t) for t in plain)):
+        raise _Fallback
+    ents = [(s.track, s.name, s.start_ns, s.dur_ns, s.cat, s.args, s.flow_id, s.flow_out) for s in spans]
+    return ents, list(counters or ()), meta
 
 
 def _fast_text(source: Any, metadata: dict | None) -> str:
     """The JSON text of ``to_chrome_trace(source, metadata=metadata, validate=True)``
     for a ``trace_records()`` producer; raises _Fallback where it cannot be sure."""
     from traces.chrome_trace import GENERATOR, OVERLAP_TOLERANCE_US, _counter_pid, json_safe
-    from traces.records import is_span_record
     from traces.tracks import assign_ids
-    if not hasattr(source, "trace_records"):
-        raise _Fallback
-    spans, counters, own_meta = source.trace_records()
-    spans, counters = list(spans), list(counters or ())
+    spans, counters, own_meta = _source_entries(source)
     meta: dict[str, Any] = dict(own_meta or {})
     if metadata:
         meta.update(metadata)
-    plain = {type(s) for s in spans}
-    if not all(is_span_record(s) for s in (next(s for s in spans if type(s) is t) for t in plain)):
-        raise _Fallback
     n = len(spans)
     try:
-        start = np.fromiter((s.start_ns for s in spans), np.float64, n)
-        dur = np.fromiter((s.dur_ns for s in spans), np.float64, n)
+        start = np.fromiter((s[2] for s in spans), np.float64, n)
+        dur = np.fromiter((s[3] for s in spans), np.float64, n)
     except (TypeError, ValueError):
         raise _Fallback from None
     ts_us, dur_us = start / 1000.0, dur / 1000.0
     if not (np.isfinite(ts_us).all() and np.isfinite(dur_us).all() and (dur_us >= 0).all()):
         raise _Fallback
-    ids = assign_ids((s.track for s in spans))
+    ids = assign_ids((s[0] for s in spans))
     counter_home = {t: _counter_pid(t, ids.pids) for t in {c.track for c in counters}}
     if set(counter_home.values()) - set(ids.pids):
-        ids = assign_ids((s.track for s in spans), extra_processes=counter_home.values())
+        ids = assign_ids((s[0] for s in spans), extra_processes=counter_home.values())
     pids, tids = ids.pids, ids.tids
     parts: list[str] = []
     for proc, pid in pids.items():
