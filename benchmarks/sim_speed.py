@@ -418,7 +418,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", help="comma-separated light model names (default: all, plus MiniLM)")
     ap.add_argument("--quick", action="store_true", help="light ResNet-50 and MiniLM only, smaller scaling runs")
-    ap.add_argument("--repeat", type=int, default=1, help="interleaved rounds per model; the median is printed (default 1)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="interleaved rounds per model; the median is printed (default 1)")
     ap.add_argument("--no-models", action="store_true", help="scaling only")
     ap.add_argument("--child", nargs=2, metavar=("MODEL", "MODE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
