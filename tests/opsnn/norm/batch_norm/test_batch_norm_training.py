@@ -6,7 +6,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import opsnn
@@ -124,6 +124,7 @@ def test_training_one_element_per_channel(npu, rng):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(shape=st.lists(st.integers(1, 6), min_size=2, max_size=5).map(tuple),
        dtype=st.sampled_from([np.float32, np.float16, BF16]), momentum=st.floats(0, 1))
+@example(shape=(1, 4), dtype=np.float32, momentum=0.0)   # one value per channel: var = 0 (found in CI)
 def test_training_hypothesis(npu, shape, dtype, momentum):
     rng = np.random.default_rng(7)
     c = shape[1]
@@ -132,7 +133,13 @@ def test_training_hypothesis(npu, shape, dtype, momentum):
     rm, rv = rng.standard_normal(c).astype(np.float32), rng.uniform(0.5, 2, c).astype(np.float32)
     got, _ = run_train(npu, x, w, b, rm, rv, momentum=momentum, save_dtype=np.float32)
     want = batch_norm_training_golden(x, w, b, rm, rv, momentum)
-    tol = 1e-5 if dtype == np.float32 else 2e-2
+    # the kernel applies x * scale + shift with scale = w / sqrt(var + eps) and shift = b - mean * scale (fp32,
+    # as the fused update does): when var is small against eps (n = 1 per channel: var = 0) the two terms
+    # cancel, so fp32's tolerance grows with |mean| * |scale| against the output's size
+    x64 = x.astype(np.float64)
+    axes = tuple(i for i in range(x64.ndim) if i != 1)
+    amp = np.abs(x64.mean(axes)) * np.abs(w) / np.sqrt(x64.var(axes) + 1e-5)
+    tol = (1e-5 * (1 + float(amp.max()) / max(float(np.abs(want[0]).max()), 1e-30))) if dtype == np.float32 else 2e-2
     for g, r in zip(got, want):
         assert rel_err(g, r) < tol
 
