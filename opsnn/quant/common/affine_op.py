@@ -7,10 +7,12 @@ from typing import Callable
 
 import numpy as np
 
+from ...base.checks import check_shape
 from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.memview import tensor_view, write_out
 from ...common.contiguous import WorkspacePlan
-from .affine import param_plan
+from .affine import expand_blocks, param_plan
+from .checks import check_block_params
 
 
 def affine_body(x_ref, scale_ref, zp_ref, out_ref, compute: Callable):
@@ -51,3 +53,18 @@ def build_affine(chip, api: str, name: str, x, scale, zp, out, axis: int, key, c
     body = affine_body(refs[0], refs[1], refs[2] if zp is not None else None, out_ref, compute)
     return aclOpExecutor(name, plan.kernels([PreparedKernel(spec, body)]), inputs, [out], plan.size,
                          info={"tiling": spec.args["tiling"], "mode": key.name.lower()})
+
+
+def build_blocked(chip, api: str, name: str, x, scale, zp, out, axis, block_size, key, values: Callable,
+                  tiling: Callable, program: Callable) -> aclOpExecutor:
+    """:func:`build_affine` for a blocked (ONNX opset 21 ``block_size``) op after its dtype
+    checks: the block parameters and ``out``'s shape checked (161002 naming ``api``),
+    then the body ``values(x, scale, zp, axis)`` on scale / zero point repeated
+    ``block_size`` times along ``axis`` (:func:`~.affine.expand_blocks`)."""
+    ax, blk = check_block_params(api, x, scale, zp, axis, block_size)
+    check_shape(api, "out", out, tuple(x.view_shape))
+    shape = tuple(x.view_shape)
+    return build_affine(chip, api, name, x, scale, zp, out, ax, key,
+                        lambda xv, sv, zv: values(xv, expand_blocks(sv, shape, ax, blk),
+                                                  expand_blocks(zv, shape, ax, blk), ax),
+                        tiling, program)

@@ -31,11 +31,11 @@ from __future__ import annotations
 from ...base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
 from ...base.dtypes import aclDataType as DT
 from ...base.op import execute, prepare
-from ..common.affine import dequantize_values, expand_blocks
-from ..common.affine_op import build_affine
+from ..common.affine import dequantize_values
+from ..common.affine_op import build_affine, build_blocked
 from .kernel import tile_program
 from .tiling import dequantize_tiling
-from ..common.checks import check_block_params, check_params
+from ..common.checks import check_params
 from .tiling_data import DequantizeTilingKey
 
 OP = "aclnnDequantizeLinear"
@@ -57,14 +57,8 @@ def _build(chip, x, scale, zero_point, axis, out, block_size=None):
     if len(x.view_shape) > 8:
         raise invalid(op, f"x must have at most 8 dims, got {list(x.view_shape)}")
     if block_size is not None:
-        ax, blk = check_block_params(OP_BLOCK, x, scale, zero_point, axis, block_size)
-        check_shape(OP_BLOCK, "out", out, tuple(x.view_shape))
-        shape = tuple(x.view_shape)
-        return build_affine(chip, OP_BLOCK, "DequantizeLinearBlock", x, scale, zero_point, out, ax,
-                            DequantizeTilingKey.PER_BLOCK,
-                            lambda xv, sv, zv: dequantize_values(xv, expand_blocks(sv, shape, ax, blk),
-                                                                 expand_blocks(zv, shape, ax, blk), ax),
-                            dequantize_tiling, tile_program)
+        return build_blocked(chip, OP_BLOCK, "DequantizeLinearBlock", x, scale, zero_point, out, axis, block_size,
+                             DequantizeTilingKey.PER_BLOCK, dequantize_values, dequantize_tiling, tile_program)
     ax, c = check_params(OP, x, scale, zero_point, axis)
     check_shape(OP, "out", out, tuple(x.view_shape))
     key = DequantizeTilingKey.PER_AXIS if c > 1 else DequantizeTilingKey.PER_TENSOR

@@ -38,11 +38,11 @@ from __future__ import annotations
 from ...base.checks import check_dtype, check_not_null, check_shape, check_tensor_type, invalid
 from ...base.dtypes import aclDataType as DT
 from ...base.op import execute, prepare
-from ..common.affine import expand_blocks, quantize_values
-from ..common.affine_op import build_affine
+from ..common.affine import quantize_values
+from ..common.affine_op import build_affine, build_blocked
 from .kernel import tile_program
 from .tiling import quantize_tiling
-from ..common.checks import check_block_params, check_params
+from ..common.checks import check_params
 from .tiling_data import QuantizeTilingKey
 
 OP = "aclnnQuantize"
@@ -79,14 +79,10 @@ def _build(chip, x, scales, zero_points, dtype, axis, out, block_size=None):
     if not 1 <= len(x.view_shape) <= 8:
         raise invalid(op, f"x must have 1 to 8 dims, got {list(x.view_shape)}")
     if block_size is not None:
-        ax, blk = check_block_params(OP_BLOCK, x, scales, zero_points, axis, block_size)
-        check_shape(OP_BLOCK, "out", out, tuple(x.view_shape))
-        shape = tuple(x.view_shape)
-        return build_affine(chip, OP_BLOCK, "QuantizeBlock", x, scales, zero_points, out, ax,
-                            QuantizeTilingKey.PER_BLOCK,
-                            lambda xv, sv, zv: quantize_values(xv, expand_blocks(sv, shape, ax, blk),
-                                                               expand_blocks(zv, shape, ax, blk), ax, out.np_dtype),
-                            quantize_tiling, tile_program)
+        return build_blocked(chip, OP_BLOCK, "QuantizeBlock", x, scales, zero_points, out, axis, block_size,
+                             QuantizeTilingKey.PER_BLOCK,
+                             lambda xv, sv, zv, ax: quantize_values(xv, sv, zv, ax, out.np_dtype),
+                             quantize_tiling, tile_program)
     ax, c = check_params(OP, x, scales, zero_points, axis)
     check_shape(OP, "out", out, tuple(x.view_shape))
     key = QuantizeTilingKey.PER_AXIS if c > 1 else QuantizeTilingKey.PER_TENSOR
