@@ -11,11 +11,12 @@ from ...base.vector_tiling import vector_spec
 from .tiling_data import EmbeddingTilingData
 
 
-def tile_program(td: EmbeddingTilingData, args: dict, tiling_key: int = 0) -> KernelSpec:
-    """The AIV spec of an Embedding tiled as ``td`` (:meth:`EmbeddingTilingData.unit_bytes`).
-    ``args``: trace args (shapes, dtypes); the chunking and useful GM bytes are added here."""
+def tile_program(td: EmbeddingTilingData, args: dict, tiling_key: int = 0, name: str = "Embedding") -> KernelSpec:
+    """The AIV spec of a row gather (Embedding, or GatherV2's same rows) named ``name``,
+    tiled as ``td`` (:meth:`EmbeddingTilingData.unit_bytes`). ``args``: trace args
+    (shapes, dtypes); the chunking and useful GM bytes are added here."""
     i, o, v = td.unit_bytes()
-    return vector_spec("Embedding", td.vector, i, o, v, tiling_key=tiling_key,
+    return vector_spec(name, td.vector, i, o, v, tiling_key=tiling_key,
                        args=dict(args, chunks_per_row=td.chunks_per_row, bytes=int(td.units * (i + o))))
 
 

@@ -47,16 +47,24 @@ def _build(chip, weight, indices, out):
     if tuple(out.view_shape) != shape:
         raise invalid(OP, f"out shape {list(out.view_shape)} does not match expected {list(shape)}")
     info = {"num_embeddings": v, "embedding_dim": d, "lookups": indices.numel}
+    return row_gather_executor(chip, OP, "Embedding", weight, indices, out, d, embedding_body, info)
+
+
+def row_gather_executor(chip, api: str, name: str, table, index, out, row_elems: int, body, info: dict):
+    """The executor of a row gather ``out = table[index]`` (checks done): Embedding's
+    tiling (``row_elems`` elements a row), its tile program named ``name``, the
+    Contiguous / ViewCopy plan and ``body(table_ref, index_ref, out_ref)``; an empty
+    ``out`` prepares no kernel. Shared by aclnnEmbedding and aclnnGatherV2."""
     if out.numel == 0:
-        return aclOpExecutor("Embedding", [], [weight, indices], [out], 0, info=dict(info, strategy="empty"))
-    res = embedding_tiling(chip, indices.numel, d, weight.itemsize, indices.itemsize)
+        return aclOpExecutor(name, [], [table, index], [out], 0, info=dict(info, strategy="empty"))
+    res = embedding_tiling(chip, index.numel, row_elems, table.itemsize, index.itemsize)
     td = res.data
-    spec = tile_program(td, {"shapes": [[v, d], list(indices.view_shape)], "dtype": weight.dtype_name,
-                             "index_dtype": indices.dtype_name}, res.tiling_key)
-    plan = WorkspacePlan(chip, OP)
-    main = PreparedKernel(spec, embedding_body(plan.input(weight, 0), plan.input(indices, 1), plan.output(out, 2)))
+    spec = tile_program(td, {"shapes": [list(table.view_shape), list(index.view_shape)], "dtype": table.dtype_name,
+                             "index_dtype": index.dtype_name}, res.tiling_key, name)
+    plan = WorkspacePlan(chip, api)
+    main = PreparedKernel(spec, body(plan.input(table, 0), plan.input(index, 1), plan.output(out, 2)))
     kernels = plan.kernels([main])
-    return aclOpExecutor("Embedding", kernels, [weight, indices], [out], plan.size,
+    return aclOpExecutor(name, kernels, [table, index], [out], plan.size,
                          info=dict(info, strategy=res.strategy, chunk_elems=td.chunk_elems,
                                    chunks_per_row=td.chunks_per_row, tiling=spec.args["tiling"],
                                    copies=[k.spec.name for k in kernels if k is not main]))

@@ -1,24 +1,12 @@
-"""GatherV2 kernel half: the tile program (Embedding's row gather under its own name)
-and the numpy body (out = self[index] along dim 0, negative indices counted from the
-end, with a device-side range check)."""
+"""GatherV2 kernel half: the numpy body, out = self[index] along dim 0 with negative
+indices counted from the end and a device-side range check. The tile program is
+Embedding's row gather named GatherV2 (``embedding.kernel.tile_program``); the index
+wrap is a scalar add per lookup, not timed."""
 from __future__ import annotations
 
 import numpy as np
 
-from npu_sim.program import KernelSpec
-
 from ...base.memview import tensor_view, write_out
-from ...base.vector_tiling import vector_spec
-from ..embedding.tiling_data import EmbeddingTilingData
-
-
-def tile_program(td: EmbeddingTilingData, args: dict, tiling_key: int = 0) -> KernelSpec:
-    """The AIV spec of a GatherV2 tiled as ``td``: the bytes and stages of an Embedding
-    of the same rows (:meth:`EmbeddingTilingData.unit_bytes`); the index wrap is a
-    scalar add per lookup, not timed."""
-    i, o, v = td.unit_bytes()
-    return vector_spec("GatherV2", td.vector, i, o, v, tiling_key=tiling_key,
-                       args=dict(args, chunks_per_row=td.chunks_per_row, bytes=int(td.units * (i + o))))
 
 
 class GatherV2IndexError(Exception):

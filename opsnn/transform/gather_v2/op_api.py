@@ -25,12 +25,10 @@ from __future__ import annotations
 
 from ...base.checks import check_dtype, check_not_null, check_tensor_type, invalid
 from ...base.dtypes import aclDataType as T
-from ...base.executor import PreparedKernel, aclOpExecutor
 from ...base.op import execute, prepare
-from ...common.contiguous import WorkspacePlan
-from ..embedding.tiling import embedding_tiling
+from ..embedding.op_api import row_gather_executor
 from .infershape import infer_shape
-from .kernel import gather_v2_body, tile_program
+from .kernel import gather_v2_body
 
 OP = "aclnnGatherV2"
 INDEX_TYPES = (T.ACL_INT32, T.ACL_INT64)
@@ -52,22 +50,9 @@ def _build(chip, self, dim, index, out):  # noqa: A002 - CANN's parameter name
     (shape, _), = infer_shape(self.view_shape, self.data_type, index.view_shape)
     if tuple(out.view_shape) != shape:
         raise invalid(OP, f"out shape {list(out.view_shape)} does not match expected {list(shape)}")
-    n = self.view_shape[0]
-    row = out.numel // max(index.numel, 1) if index.numel else 0
-    info = {"rows": n, "row_elems": row, "lookups": index.numel}
-    if out.numel == 0:
-        return aclOpExecutor("GatherV2", [], [self, index], [out], 0, info=dict(info, strategy="empty"))
-    res = embedding_tiling(chip, index.numel, row, self.itemsize, index.itemsize)
-    td = res.data
-    spec = tile_program(td, {"shapes": [list(self.view_shape), list(index.view_shape)], "dtype": self.dtype_name,
-                             "index_dtype": index.dtype_name}, res.tiling_key)
-    plan = WorkspacePlan(chip, OP)
-    main = PreparedKernel(spec, gather_v2_body(plan.input(self, 0), plan.input(index, 1), plan.output(out, 2)))
-    kernels = plan.kernels([main])
-    return aclOpExecutor("GatherV2", kernels, [self, index], [out], plan.size,
-                         info=dict(info, strategy=res.strategy, chunk_elems=td.chunk_elems,
-                                   chunks_per_row=td.chunks_per_row, tiling=spec.args["tiling"],
-                                   copies=[k.spec.name for k in kernels if k is not main]))
+    row = out.numel // index.numel if index.numel else 0
+    info = {"rows": self.view_shape[0], "row_elems": row, "lookups": index.numel}
+    return row_gather_executor(chip, OP, "GatherV2", self, index, out, row, gather_v2_body, info)
 
 
 def aclnnGatherV2GetWorkspaceSize(self, dim, index, out):  # noqa: N802,A002

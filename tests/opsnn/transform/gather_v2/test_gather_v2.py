@@ -15,7 +15,7 @@ from npu_sim import get_chip
 from opsnn import ACLNN_ERR_PARAM_INVALID as INVALID
 from opsnn import ACLNN_ERR_PARAM_NULLPTR as NULL
 from opsnn.transform.embedding.tiling import embedding_tiling
-from opsnn.transform.gather_v2.kernel import tile_program
+from opsnn.transform.embedding.kernel import tile_program
 from tests.opsnn.transform.helpers import BF16, device_tensor, empty, expect_error, random_array
 
 
@@ -59,7 +59,7 @@ def test_many_tiles(npu, rng):
 def test_tiling_is_embeddings_without_a_device():
     chip = get_chip("tiny")
     res = embedding_tiling(chip, 300, 24, 2, 4)
-    spec = tile_program(res.data, {"shapes": [[100, 24], [300]]}, res.tiling_key)
+    spec = tile_program(res.data, {"shapes": [[100, 24], [300]]}, res.tiling_key, "GatherV2")
     assert spec.name == "GatherV2" and spec.args["bytes"] > 0 and spec.args["chunks_per_row"] == res.data.chunks_per_row
 
 
