@@ -5,7 +5,9 @@ installed), each measurement in a fresh child process, the modes interleaved
 (full, timing-only, reference, onnxruntime; then again, ``--repeat`` times; the
 median is printed):
 
-* ``full``: ``npu-sim run``'s path with numbers and the full (pipes) trace written;
+* ``full``: ``npu-sim run --no-check``'s path with numbers and the full (pipes) trace
+  written: by default its default path (``--mode graph``: graph passes, planned memory,
+  one capture replayed); ``--mode eager`` measures one aclnn call per node instead;
 * ``timing``: ``acl.init(timing_only=True)`` (``npu-sim run --timing-only``) with
   trace level "off";
 * ``ref``: onnx's ``ReferenceEvaluator`` on the same feeds; ``ort``: onnxruntime on
@@ -38,6 +40,9 @@ Between the parts: the import time of each top-level package (fresh child, media
 llama-7b decoder step (KV cache 2048) in timing-only mode with trace level "off".
 
 (Over 300 lines on purpose: one benchmark whose parts share the session helpers.)
+
+Every child runs with bytecode cached, as an installed package has it (``_child_env``),
+after one untimed warm-up round.
 
 Wall times on a shared machine are noisy: read the ratios of one run, not absolutes.
 """
@@ -84,8 +89,11 @@ def _feeds(inputs: dict, seed: int = 0) -> dict:
     return out
 
 
-def _child(model: str, mode: str) -> dict:
-    """One measurement in this (fresh) process; returns a JSON-able dict."""
+def _child(model: str, mode: str, exec_mode: str = "graph") -> dict:
+    """One measurement in this (fresh) process; returns a JSON-able dict. ``exec_mode``
+    "graph" is ``npu-sim run``'s default path (graph passes, ``--memory planned``, one
+    capture replayed); "eager" launches one aclnn call per node (``--mode eager
+    --memory naive --no-capture``)."""
     t0 = time.perf_counter()
     from frontend.cli.common import load_graph, resolve_model
     res: dict = {}
@@ -117,8 +125,13 @@ def _child(model: str, mode: str) -> dict:
         import tempfile
         assert acl.init(timing_only=mode == "timing") == 0 and acl.rt.set_device(0) == 0
         profiler.set_level("pipes" if mode == "full" else "off")
-        runner = ModelRunner(graph)
-        runner.prepare()
+        if exec_mode == "graph":
+            runner = ModelRunner(graph, mode="graph", memory="planned")
+            runner.prepare()
+            runner.program.try_capture(runner.memory_report().live)
+        else:
+            runner = ModelRunner(graph, mode="eager", memory="naive")
+            runner.prepare()
         t3 = time.perf_counter()
         result = runner.run(feeds)
         t4 = time.perf_counter()
@@ -135,9 +148,24 @@ def _child(model: str, mode: str) -> dict:
     return res
 
 
-def _measure(model: str, mode: str) -> dict | None:
-    p = subprocess.run([sys.executable, "-m", "benchmarks.sim_speed", "--child", model, mode],
-                       capture_output=True, text=True)
+def _child_env() -> dict:
+    """The environment of every measured child: bytecode cached as an installed package
+    has it. ``PYTHONDONTWRITEBYTECODE`` is dropped and, unless the caller set one,
+    ``PYTHONPYCACHEPREFIX`` points at a cache directory outside the tree, so npu-sim, onnx
+    and numpy all import from bytecode after the untimed warm-up round (:func:`part1`);
+    otherwise an editable install under ``PYTHONDONTWRITEBYTECODE=1`` recompiles npu-sim's
+    ~900 modules from source in every child while onnx reads the bytecode pip wrote."""
+    import os
+    import tempfile
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "npu_sim_bench_pycache"))
+    return env
+
+
+def _measure(model: str, mode: str, exec_mode: str = "graph") -> dict | None:
+    p = subprocess.run([sys.executable, "-m", "benchmarks.sim_speed", "--child", model, mode, exec_mode],
+                       capture_output=True, text=True, env=_child_env())
     if p.returncode != 0:
         return None
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -151,19 +179,21 @@ def _have_ort() -> bool:
         return False
 
 
-def part1(models: list[str], repeat: int) -> None:
+def part1(models: list[str], repeat: int, exec_mode: str = "graph") -> None:
     from rich.console import Console
     from rich.table import Table
     modes = [m for m in MODES if m != "ort" or _have_ort()]
-    table = Table(title="simulator wall time (s, median of interleaved runs)")
+    table = Table(title=f"simulator wall time (s, median of interleaved runs; npu-sim in {exec_mode} mode)")
     for col in ("model", *modes, "full/ref", "timing/ref", "events", "events/s", "rss MiB (full/timing)",
                 "phases of full (imp/load/prep/sim/trace %)", "phases of timing (%)"):
         table.add_column(col, justify="right" if col != "model" else "left")
+    for m in modes:   # untimed warm-up: every child after it imports from bytecode (_child_env)
+        _measure(models[0], m, exec_mode)
     for model in models:
         runs: dict[str, list[dict]] = {m: [] for m in modes}
         for _ in range(repeat):
             for m in modes:
-                r = _measure(model, m)
+                r = _measure(model, m, exec_mode)
                 if r is not None:
                     runs[m].append(r)
         med = {m: statistics.median(r["wall"] for r in rs) if rs else math.nan for m, rs in runs.items()}
@@ -189,29 +219,18 @@ def _shares(run: dict | None) -> str:
 
 
 def import_times() -> None:
-    """Wall time of the imports a run pays, each in a fresh child (median of 3)."""
+    """Wall time of the imports a run pays, each in a fresh child (median of 3, after
+    one untimed child that writes the bytecode cache: :func:`_child_env`)."""
     mods = {"ml_dtypes (via acl_runtime.acl_base)": "import ml_dtypes",
             "npu_sim": "import npu_sim", "acl_runtime": "import acl_runtime",
             "opsnn": "import opsnn", "frontend.runner": "import frontend.runner"}
-    print("import time (fresh process, median of 3):")
-    if not _bytecode_cached():
-        print("  NOTE: no bytecode cache for npu_sim (PYTHONDONTWRITEBYTECODE is set or the tree is fresh): these "
-              "times include compiling every module from source, ~2-4x a normal install's; "
-              "`python -m compileall -q npu_sim acl_runtime opsnn frontend traces` once gives the installed figure")
+    env = _child_env()
+    print(f"import time (fresh process, median of 3; bytecode cached in {env['PYTHONPYCACHEPREFIX']}):")
     for label, stmt in mods.items():
         code = f"import time; t = time.perf_counter(); {stmt}; print(time.perf_counter() - t)"
-        ts = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout or "nan")
-              for _ in range(3)]
+        ts = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env).stdout
+                    or "nan") for _ in range(4)][1:]
         print(f"  {label:40s} {1e3 * statistics.median(ts):8.0f} ms")
-
-
-def _bytecode_cached() -> bool:
-    """True when npu_sim's own modules have a bytecode cache file (imports read it
-    instead of compiling the source)."""
-    import importlib.util
-    from pathlib import Path
-    spec = importlib.util.find_spec("npu_sim.device")
-    return bool(spec and spec.origin and Path(importlib.util.cache_from_source(spec.origin)).exists())
 
 
 def tiny_kernel(pairs: int = 5, n: int = 1000) -> None:
@@ -421,7 +440,11 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1,
                     help="interleaved rounds per model; the median is printed (default 1)")
     ap.add_argument("--no-models", action="store_true", help="scaling only")
-    ap.add_argument("--child", nargs=2, metavar=("MODEL", "MODE"), help=argparse.SUPPRESS)
+    ap.add_argument("--mode", choices=("graph", "eager"), default="graph",
+                    help="npu-sim's execution path in part 1: graph (npu-sim run's default: graph passes, "
+                         "planned memory, one capture replayed) or eager (one aclnn call per node, naive memory, "
+                         "no capture)")
+    ap.add_argument("--child", nargs=3, metavar=("MODEL", "MODE", "EXEC"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         print(json.dumps(_child(*args.child)))
@@ -434,7 +457,7 @@ def main(argv=None) -> int:
         else:
             from frontend.model_zoo import light_models
             models = [m.removesuffix(".onnx") for m in light_models()] + ["paraphrase-MiniLM-L3-v2"]
-        part1(models, args.repeat)
+        part1(models, args.repeat, args.mode)
     import_times()
     tiny_kernel(3 if args.quick else 5)
     decoder_32()
