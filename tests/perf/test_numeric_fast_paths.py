@@ -56,3 +56,12 @@ def test_scipy_within_the_bound(fn):
     got = _FAST[fn](x)
     big = np.abs(ref) > 1e-280
     assert np.all(np.abs(got[big] - ref[big]) <= np.abs(ref[big]) * _FAST_REL)
+
+
+@pytest.mark.parametrize("fn", ["erf", "erfc"])
+@pytest.mark.parametrize("n", [100, 1 << 17])   # below and above SMALL_SPECIAL
+def test_special_exact_by_name_equals_math(fn, n):
+    """The scipy function named as a string (imported on first use, skipped for small
+    inputs while scipy.special is not imported) gives the same bits."""
+    x = _inputs(np.float32, n)[:n]
+    assert _same(special_exact(_PY[fn], fn, x), special(_PY[fn], x))

@@ -22,8 +22,7 @@ _ERFC = np.frompyfunc(math.erfc, 1, 1)
 
 def _gelu(x):
     # x * Phi(x) with Phi = erfc(-x / sqrt 2) / 2: no cancellation in the left tail
-    from scipy.special import erfc   # imported on first use (about 0.1 s)
-    return x * x.dtype.type(0.5) * special_exact(_ERFC, erfc, -x * x.dtype.type(_SQRT1_2))
+    return x * x.dtype.type(0.5) * special_exact(_ERFC, "erfc", -x * x.dtype.type(_SQRT1_2))
 
 
 def _gelu_tanh(x):

@@ -10,6 +10,7 @@ wins when lo > hi).
 from __future__ import annotations
 
 import math
+import sys
 from typing import Callable
 
 import numpy as np
@@ -23,17 +24,32 @@ _ERF = np.frompyfunc(math.erf, 1, 1)
 _FAST_REL = 2.0 ** -40
 
 
-def special_exact(py_ufunc, fast: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+#: below this many elements :func:`special_exact` runs ``py_ufunc`` alone while scipy.special
+#: is not yet imported: importing it costs about 0.3 s (measured on the 2-core machine,
+#: bytecode cached), which ``math.erf`` element by element (~0.1-0.2 us each) only
+#: reaches near a million elements; 2^16 elements cost about 10 ms.
+SMALL_SPECIAL = 1 << 16
+
+
+def special_exact(py_ufunc, fast: "Callable[[np.ndarray], np.ndarray] | str", x: np.ndarray) -> np.ndarray:
     """:func:`special` (``py_ufunc``, a ``np.frompyfunc`` of a ``math`` function,
     evaluated in float64 and rounded once to ``x``'s dtype) with the same result,
     faster: ``fast`` (the vectorised float64 counterpart, e.g. ``scipy.special.erf``)
     is evaluated first, and only the elements whose interval ``fast(x) * (1 +- 2^-40)``
     does not round to one value of the dtype (near a rounding boundary, NaN) are
     recomputed by ``py_ufunc``. float64 (and non-float) inputs always take
-    ``py_ufunc``: there the two differ in the last bits."""
+    ``py_ufunc``: there the two differ in the last bits. ``fast`` may be the name of a
+    ``scipy.special`` function, imported on first use, and only once an input reaches
+    :data:`SMALL_SPECIAL` elements (smaller ones take ``py_ufunc`` until then: the
+    same result)."""
     x = np.asarray(x)
     if not x.size or x.dtype.kind != "f" or x.dtype == np.float64:
         return special(py_ufunc, x)
+    if isinstance(fast, str):
+        if x.size < SMALL_SPECIAL and "scipy.special" not in sys.modules:
+            return special(py_ufunc, x)
+        import scipy.special   # imported on first use (about 0.3 s)
+        fast = getattr(scipy.special, fast)
     x64 = x.astype(np.float64)
     y = fast(x64)
     out = y.astype(x.dtype)
@@ -48,8 +64,7 @@ def special_exact(py_ufunc, fast: Callable[[np.ndarray], np.ndarray], x: np.ndar
 def erf_compute(x: np.ndarray) -> np.ndarray:
     """erf in ``x``'s dtype (evaluated in float64 and rounded once; vectorised by
     scipy.special.erf where that gives the same rounded value, :func:`special_exact`)."""
-    from scipy.special import erf   # imported on first use (about 0.1 s)
-    return special_exact(_ERF, erf, x)
+    return special_exact(_ERF, "erf", x)
 
 
 def _pow(a, b):
