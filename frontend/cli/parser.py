@@ -66,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--passes", action="store_true", help="list the graph-mode passes in order and exit")
     r.add_argument("--disable-pass", metavar="NAME", action="append", default=[],
                    help="turn one graph-mode pass off (repeatable; see --passes)")
+    r.add_argument("--batch", type=_pos_int, metavar="N",
+                   help="run at batch N: inputs with a fixed leading dim get N, and the Reshape shapes that hold "
+                        "the batch are rewritten (refused unless every tensor's shape follows the batch)")
+    r.add_argument("--dim", metavar="NAME=VALUE", action="append", default=[],
+                   help="fix a symbolic input dim by name (repeatable), e.g. --dim batch_size=8 "
+                        "--dim sequence_length=128; `npu-sim info MODEL` lists them")
     r.add_argument("--timing-only", action="store_true",
                    help="simulate times only: no numbers computed or stored on the device, no output check "
                         "(the simulated times are the full run's)")

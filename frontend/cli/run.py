@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .common import CliError, load_graph, resolve_model, writable_dir, writable_file, write_atomically
+from .run_inputs import parse_dims, shaped_model
 from .run_inputs import (_as_input, _check_fits, _check_sequence_length, _random_input, _read_inputs,  # noqa: F401
                          _safe_name, _undeclared_shape_inputs)
 
@@ -88,7 +89,8 @@ def cmd_run(args, console: Console) -> int:
     feeds_file = _read_inputs(args.inputs) if args.inputs else {}
     t0 = time.perf_counter()
     _check_sequence_length(path, feeds_file)
-    graph = load_graph(path, overrides=feeds_file, fuse=not args.no_fuse)
+    model_src = shaped_model(path, args.batch, parse_dims(args.dim), console)
+    graph = load_graph(model_src, overrides=feeds_file, fuse=not args.no_fuse)
     inits = {i.name for i in graph.model.graph.initializer}
     unknown = set(feeds_file) - set(graph.inputs) - inits
     if unknown:

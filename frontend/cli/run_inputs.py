@@ -100,3 +100,51 @@ def _as_input(name: str, arr: np.ndarray, dtype, shape) -> np.ndarray:
     if tuple(out.shape) != tuple(shape):
         raise CliError(f"input {name!r} has shape {list(out.shape)}, the model wants {list(shape)}", 1)
     return out
+
+
+def parse_dims(items: list[str]) -> dict[str, int]:
+    """``--dim NAME=VALUE`` options -> {name: value}. Raises CliError for a malformed one."""
+    dims: dict[str, int] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value.strip().lstrip("-").isdigit():
+            raise CliError(f"--dim {item!r}: expected NAME=VALUE with an integer VALUE, e.g. --dim batch_size=8")
+        dims[name.strip()] = int(value)
+    return dims
+
+
+def shaped_model(path, batch: int | None, dims: dict[str, int], console=None):
+    """The model ``npu-sim run`` loads: ``path`` itself, or with ``--dim`` / ``--batch``
+    the parsed model with its symbolic dims pinned (:func:`frontend.batch.pin_dims`)
+    and its batch changed (:func:`frontend.batch.rebatch`, which proves the rewritten
+    Reshape constants hold only the batch). Raises CliError (one line) when either
+    cannot be done, or when a pinned sequence is longer than the model's position table."""
+    if not batch and not dims:
+        return path
+    import onnx
+
+    from ..batch import RebatchError, pin_dims, rebatch
+    try:
+        model = onnx.load(str(path))
+    except Exception as e:  # noqa: BLE001 - protobuf raises many kinds
+        raise CliError(f"cannot read ONNX model {path}: {e}") from None
+    try:
+        if dims:
+            model = pin_dims(model, dims)
+        if batch:
+            model, rewritten = rebatch(model, batch)
+            if console is not None and rewritten:
+                console.print(f"--batch {batch}: rewrote the batch in {len(rewritten)} Reshape target shape(s)",
+                              highlight=False)
+    except RebatchError as e:
+        raise CliError(str(e)) from None
+    inits = {i.name for i in model.graph.initializer}
+    ints = {}
+    for vi in model.graph.input:   # the sequence check of --inputs, on the pinned integer inputs
+        tt = vi.type.tensor_type
+        shape = [d.dim_value for d in tt.shape.dim]
+        if vi.name not in inits and len(shape) >= 2 and all(shape) and tt.elem_type in (6, 7):  # INT32 / INT64
+            ints[vi.name] = np.zeros((1, shape[-1]), np.int64)
+    if ints:
+        _check_sequence_length(path, ints)
+    return model
