@@ -164,4 +164,26 @@ def pin_dims(model: onnx.ModelProto, dims: dict[str, int]) -> onnx.ModelProto:
     return new
 
 
-__all__ = ["RebatchError", "pin_dims", "rebatch"]
+def shape_model(path, batch: int | None = None, dims: dict[str, int] | None = None):
+    """``path`` unchanged when neither is given, else the model read from ``path`` (or
+    ``path`` itself if it is a ModelProto) with ``dims`` pinned (:func:`pin_dims`) then
+    its batch changed (:func:`rebatch`): returns ``(model or path, rewritten Reshape
+    names)``. Raises :class:`RebatchError` (also for an unreadable model)."""
+    if not batch and not dims:
+        return path, []
+    if isinstance(path, onnx.ModelProto):
+        model = path
+    else:
+        try:
+            model = onnx.load(str(path))
+        except Exception as e:  # noqa: BLE001 - protobuf raises many kinds
+            raise RebatchError(f"cannot read ONNX model {path}: {e}") from None
+    rewritten: list[str] = []
+    if dims:
+        model = pin_dims(model, dims)
+    if batch:
+        model, rewritten = rebatch(model, batch)
+    return model, rewritten
+
+
+__all__ = ["RebatchError", "pin_dims", "rebatch", "shape_model"]

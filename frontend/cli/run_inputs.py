@@ -121,23 +121,14 @@ def shaped_model(path, batch: int | None, dims: dict[str, int], console=None):
     cannot be done, or when a pinned sequence is longer than the model's position table."""
     if not batch and not dims:
         return path
-    import onnx
-
-    from ..batch import RebatchError, pin_dims, rebatch
+    from ..batch import RebatchError, shape_model
     try:
-        model = onnx.load(str(path))
-    except Exception as e:  # noqa: BLE001 - protobuf raises many kinds
-        raise CliError(f"cannot read ONNX model {path}: {e}") from None
-    try:
-        if dims:
-            model = pin_dims(model, dims)
-        if batch:
-            model, rewritten = rebatch(model, batch)
-            if console is not None and rewritten:
-                console.print(f"--batch {batch}: rewrote the batch in {len(rewritten)} Reshape target shape(s)",
-                              highlight=False)
+        model, rewritten = shape_model(path, batch, dims)
     except RebatchError as e:
         raise CliError(str(e)) from None
+    if console is not None and rewritten:
+        console.print(f"--batch {batch}: rewrote the batch in {len(rewritten)} Reshape target shape(s)",
+                      highlight=False)
     inits = {i.name for i in model.graph.initializer}
     ints = {}
     for vi in model.graph.input:   # the sequence check of --inputs, on the pinned integer inputs

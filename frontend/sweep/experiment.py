@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import math
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, \
@@ -117,14 +117,19 @@ AxisValues = Union[list[Any], Range]
 
 class ModelWorkload(_Strict):
     """An ONNX model: a path or the name of a light model the onnx package ships
-    (``light_resnet50``), or ``minilm`` (optional extra ``models``)."""
+    (``light_resnet50``), or ``minilm`` (optional extra ``models``). ``batch``: run
+    at that batch (``npu-sim run --batch``, frontend/batch.py); ``dims``: symbolic
+    input dims pinned by name (``--dim``)."""
 
     model: str
     fuse: bool = True
+    batch: Optional[int] = Field(None, ge=1, le=4096)
+    dims: dict[str, int] = Field(default_factory=dict)
 
     @property
     def label(self) -> str:
-        return Path(self.model).stem
+        extra = "".join(f",{k}={v}" for k, v in sorted(self.dims.items()))
+        return Path(self.model).stem + (f"[B{self.batch}{extra}]" if self.batch else f"[{extra[1:]}]" if extra else "")
 
 
 class TransformerWorkload(_Strict):

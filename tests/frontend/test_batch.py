@@ -104,3 +104,24 @@ def test_cli_dim_errors_are_one_line(tmp_path, capsys):
     assert "NAME=VALUE" in err and "no input has a dim named 'nope'" in err and "Traceback" not in err
     assert main(["run", str(p), "--chip", "tiny", "--no-progress", "--trace", "", "--dim", "batch=2",
                  "--dim", "seq=3"]) == 0
+
+
+def test_sweep_model_workload_batch(tmp_path):
+    """A sweep's model workload with ``batch`` runs the rebatched model: the point's
+    batch is the new one, and throughput = batch / simulated latency."""
+    from npu_sim import get_chip
+    from frontend.batch import RebatchError
+    from frontend.sweep.experiment import ModelWorkload
+    from frontend.sweep.point import run_point
+    p = tmp_path / "cnn.onnx"
+    onnx.save(_cnn(), p)
+    chip = get_chip("tiny").model_dump(mode="json")
+    r1 = run_point(chip, {"model": str(p)})
+    r3 = run_point(chip, {"model": str(p), "batch": 3})
+    assert r3["throughput_per_s"] == pytest.approx(3 / (r3["latency_ns"] * 1e-9))
+    assert r1["throughput_per_s"] == pytest.approx(1 / (r1["latency_ns"] * 1e-9))
+    assert ModelWorkload(model=str(p), batch=3).label == "cnn[B3]"
+    d = tmp_path / "dyn.onnx"
+    onnx.save(_dynamic(), d)
+    with pytest.raises(RebatchError, match="--dim batch=2"):
+        run_point(chip, {"model": str(d), "batch": 2})
