@@ -15,6 +15,10 @@ vary together), the workloads to run at every point, the mode and the metrics::
       - {aic_count: [8, 16], aiv_count: [16, 32]}     # (8, 16), (16, 32)
     workloads:
       - model: light_resnet50                        # ONNX path or light-model name
+      - model: light_resnet50                        # at batch 8 (npu-sim run --batch)
+        batch: 8
+      - model: minilm                                # symbolic dims pinned (--dim)
+        dims: {batch_size: 8, sequence_length: 128}
       - transformer: encoder                         # or decoder
         preset: bert-base
         batch: 1
