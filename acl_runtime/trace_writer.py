@@ -53,6 +53,9 @@ def _overlap_arrays(track: np.ndarray, ts: np.ndarray, dur: np.ndarray, toleranc
         return False
     order = np.lexsort((dur, ts, track))
     track, ts, end = track[order], ts[order], ts[order] + dur[order]
+    same = track[1:] == track[:-1]
+    if np.all(end[1:][same] >= end[:-1][same]):   # ends rise within each track: the running max is the last end
+        return bool(np.any(ts[1:][same] < end[:-1][same] - tolerance_us))
     bounds = np.flatnonzero(np.diff(track)) + 1
     for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(track)]):
         if hi - lo < 2:
@@ -205,6 +208,32 @@ def _x_block(ents: list, order: np.ndarray, ts_us: np.ndarray, dur_us: np.ndarra
     return "".join(cols.ravel().tolist())[:-1], track_of
 
 
+def _counter_texts(counters: list, pid_of: dict) -> list[str]:
+    """The "C" events of ``counters`` (``npu_sim.trace.Counter``: track, name, ts_ns,
+    value) in time order (a stable sort, as the reference), the JSON of each
+    ``{"ph": "C", "name": track, "pid": pid_of[track], "ts": ts_ns / 1000, "args":
+    {name: json_safe(value)}}``: the head once per (track, name), a plain int or
+    finite float value written as ``json`` writes it, anything else through
+    ``json_safe``. Raises _Fallback for a time that is not finite."""
+    from traces.chrome_trace import json_safe
+    heads: dict = {}
+    out = []
+    for c in sorted(counters, key=lambda c: float(c.ts_ns)):
+        ts = float(c.ts_ns)
+        if ts - ts != 0.0:
+            raise _Fallback
+        key = (c.track, c.name)
+        h = heads.get(key)
+        if h is None:
+            h = heads[key] = (f'{{"ph":"C","name":{_DUMPS(str(c.track))},"pid":{pid_of[c.track]},"ts":',
+                              f',"args":{{{_DUMPS(str(c.name))}:')
+        v = c.value
+        t = type(v)
+        v = repr(v) if (t is float and v - v == 0.0) or t is int else _DUMPS(json_safe(v))
+        out.append(f"{h[0]}{ts / 1000.0!r}{h[1]}{v}}}}}")
+    return out
+
+
 def _source_entries(source: Any) -> tuple[list, list, dict]:
     """``(entries, counters, metadata)`` of a trace source: its ``trace_entries()``
     when it has one (``acl_runtime.profiler.Profiler``: no ``Span`` objects built),
@@ -246,10 +275,10 @@ def _fast_text(source: Any, metadata: dict | None) -> str:
     ts_us, dur_us = start / 1000.0, dur / 1000.0
     if not (np.isfinite(ts_us).all() and np.isfinite(dur_us).all() and (dur_us >= 0).all()):
         raise _Fallback
-    ids = assign_ids((s[0] for s in spans))
+    ids = assign_ids(map(itemgetter(0), spans))
     counter_home = {t: _counter_pid(t, ids.pids) for t in {c.track for c in counters}}
     if set(counter_home.values()) - set(ids.pids):
-        ids = assign_ids((s[0] for s in spans), extra_processes=counter_home.values())
+        ids = assign_ids(map(itemgetter(0), spans), extra_processes=counter_home.values())
     pids, tids = ids.pids, ids.tids
     parts: list[str] = []
     for proc, pid in pids.items():
@@ -272,17 +301,12 @@ def _fast_text(source: Any, metadata: dict | None) -> str:
         parts.append(x_text)
     if _overlap_arrays(track_of, ts_us, dur_us, OVERLAP_TOLERANCE_US):
         raise _Fallback
-    for c in sorted(counters, key=lambda c: float(c.ts_ns)):
-        v = float(c.ts_ns)
-        if not np.isfinite(v):
-            raise _Fallback
-        parts.append(_DUMPS({"ph": "C", "name": str(c.track), "pid": pids[counter_home[c.track]], "ts": v / 1000.0,
-                             "args": {str(c.name): json_safe(c.value)}}))
+    parts += _counter_texts(counters, {t: pids[h] for t, h in counter_home.items()})
     for fid in sorted(flow_out.keys() & flow_in.keys(), key=lambda f: (isinstance(f, str), f)):
         (sp, st, sts), (dp, dt, dts) = flow_out[fid], flow_in[fid]
-        parts.append(_DUMPS({"ph": "s", "id": fid, "name": "launch", "cat": "flow", "pid": sp, "tid": st, "ts": sts}))
-        parts.append(_DUMPS({"ph": "f", "bp": "e", "id": fid, "name": "launch", "cat": "flow", "pid": dp, "tid": dt,
-                             "ts": dts}))
+        i = fid if type(fid) is int else _DUMPS(fid)
+        parts.append(f'{{"ph":"s","id":{i},"name":"launch","cat":"flow","pid":{sp},"tid":{st},"ts":{sts!r}}}')
+        parts.append(f'{{"ph":"f","bp":"e","id":{i},"name":"launch","cat":"flow","pid":{dp},"tid":{dt},"ts":{dts!r}}}')
     other = {"generator": GENERATOR}
     other.update(json_safe(meta))
     return f'{{"traceEvents":[{",".join(parts)}],"displayTimeUnit":"ns","otherData":{_DUMPS(other)}}}'
