@@ -33,12 +33,16 @@ from typing import TYPE_CHECKING, Any
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
 from .bandwidth import l2_write_cost_factor
 from .cost import AIV_PIPES, stage_cost
+from .single_tile import run_single_tile
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..device import Device
     from .cores import Core
 
 _WRITE_PIPES = frozenset({Pipe.MTE3, Pipe.FIXPIPE})
+
+#: False sends one-tile blocks through the general loop too (the tests compare both)
+SINGLE_TILE = True
 
 
 class CompiledProgram:
@@ -48,7 +52,7 @@ class CompiledProgram:
     bus_bytes, keyed, nbytes, gm, write)`` of stage ``s`` (see ``StageCost``).
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n", "gleft")
+    __slots__ = ("prog", "pipes", "groups", "n", "gleft", "single")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
@@ -57,6 +61,8 @@ class CompiledProgram:
         self.n = n
         #: per stage, the tile count of its first group (run_block's starting countdown)
         self.gleft = [g[0][0] for g in groups] if n else []
+        #: one tile and no keyed GM range: run_block takes hardware/single_tile.py's lean loop
+        self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
 
 
 def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
@@ -131,6 +137,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     split = len(core) - 1 if fused else 1
     cp = dev.compiled(prog, split)
     base = env.now
+    if cp.single and not fused and SINGLE_TILE:
+        return (yield from run_single_tile(dev, core, cp, spec.name, stats, unit, release, env, base))
     n = cp.n
     pipes = cp.pipes
     S = len(pipes)
