@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
 from .bandwidth import l2_write_cost_factor
 from .cost import AIV_PIPES, stage_cost
+from .block_book import book_block
 from .single_tile import run_single_tile
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -283,24 +284,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
         remaining -= 1
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
-    busy = stats.busy
-    fixed_all = stats.fixed
-    for s in range(S):
-        p = pipes[s]
-        k = split if fused and p in AIV_PIPES else 1   # fused MIX: both AIVs were busy
-        busy[p] = busy.get(p, 0.0) + k * busy_pipe[s]
-        fixed_all[p] = fixed_all.get(p, 0.0) + k * fixed_pipe[s]
-    if scalar_busy:
-        busy[Pipe.SCALAR] = busy.get(Pipe.SCALAR, 0.0) + scalar_busy
-        fixed_all[Pipe.SCALAR] = fixed_all.get(Pipe.SCALAR, 0.0) + scalar_busy
-    stats.hbm_bytes += hbm_total
-    stats.l2_hit_bytes += l2_total
-    stats.writeback_bytes += wb_total
-    stats.gm_bytes += gm_total
-    units = (("AIC", 1), ("AIV", split)) if fused else ((unit, 1),)
-    for u, k in units:
-        stats.core_ns[u] = stats.core_ns.get(u, 0.0) + k * (block_end - base)
-        stats.blocks[u] = stats.blocks.get(u, 0) + k
+    book_block(stats, pipes, busy_pipe, fixed_pipe, scalar_busy, hbm_total, l2_total, wb_total, gm_total,
+               block_end - base, split if fused else 0, unit)
     if release is not None:
         release(core)
     return block_end

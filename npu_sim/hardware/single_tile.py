@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..program import Pipe
+from .block_book import book_block
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..device import Device
@@ -38,13 +38,12 @@ def run_single_tile(dev: "Device", core: Any, cp: "CompiledProgram", label: str,
         tracks = dev.pipe_tracks(core, pipes)
         items_append = rec.pipe_sink()
     res = stats.resident
-    busy = stats.busy
-    fixed_all = stats.fixed
     t = base
     block_end = base
     scalar_busy = 0.0
     hbm_total = l2_total = gm_total = 0
-    done = []
+    busy_pipe = [0.0] * len(pipes)   # per stage, as the general loop sums them (from 0.0)
+    fixed_pipe = [0.0] * len(pipes)
     for s, grp in enumerate(cp.groups):
         _, eng, fixed, scalar, bus, _keyed, nbytes, gm, write = grp[0]
         if gm:
@@ -74,26 +73,15 @@ def run_single_tile(dev: "Device", core: Any, cp: "CompiledProgram", label: str,
             scalar_busy += scalar
             if recording:  # TraceRecorder.pipe_span, inlined
                 items_append((tracks[s], label, t, dur, 0, nbytes))
-            done.append((dur, fixed))
-        else:
-            done.append((0.0, 0.0))
+            busy_pipe[s] += dur
+            fixed_pipe[s] += fixed
         if e > block_end:
             block_end = e
         t = e
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
-    for p, (d, f) in zip(pipes, done):   # run_block adds its per-stage sums (from 0.0), so 0.0 + d
-        busy[p] = busy.get(p, 0.0) + (0.0 + d)
-        fixed_all[p] = fixed_all.get(p, 0.0) + (0.0 + f)
-    if scalar_busy:
-        busy[Pipe.SCALAR] = busy.get(Pipe.SCALAR, 0.0) + scalar_busy
-        fixed_all[Pipe.SCALAR] = fixed_all.get(Pipe.SCALAR, 0.0) + scalar_busy
-    stats.hbm_bytes += hbm_total
-    stats.l2_hit_bytes += l2_total
-    stats.gm_bytes += gm_total
-    core_ns = stats.core_ns
-    core_ns[unit] = core_ns.get(unit, 0.0) + (block_end - base)
-    stats.blocks[unit] = stats.blocks.get(unit, 0) + 1
+    book_block(stats, pipes, busy_pipe, fixed_pipe, scalar_busy, hbm_total, l2_total, 0, gm_total,
+               block_end - base, 0, unit)
     if release is not None:
         release(core)
     return block_end
