@@ -420,9 +420,9 @@ class Device:
         kind = spec.core_type
         release = sched.release
         clock = InlineClock(self.env._now)
-        gens = [run_block(self, sched.acquire(kind), prog, spec, stats, scope, unit, dispatch, release, clock)
+        gens = [run_block(self, sched.acquire(kind), prog, spec, stats, scope, unit, 0.0, release, clock)
                 for prog in spec.blocks]
-        end = run_blocks_inline(gens, clock)
+        end = run_blocks_inline(gens, clock, dispatch)   # the blocks' dispatch wait, taken there
         self.fast_kernels += 1
         return end
 

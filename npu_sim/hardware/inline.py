@@ -28,7 +28,7 @@ class InlineClock:
         return delay
 
 
-def run_blocks_inline(gens: list, clock: InlineClock) -> float:
+def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) -> float:
     """Run the :func:`run_block` generators ``gens`` (each made with ``env=clock``)
     to completion in SimPy's own order, without SimPy: a heap keyed ``(time,
     priority, sequence)`` exactly as ``simpy.Environment`` keys its queue (the
@@ -36,10 +36,23 @@ def run_blocks_inline(gens: list, clock: InlineClock) -> float:
     timeout normal, due at ``now + delay``, numbered in creation order). Exact only
     when nothing else can run meanwhile (the device checks that: its queue is empty,
     no block waits for a core and every block got one at once). Returns the time
-    (ns) the last block ended, computed with the same float additions as SimPy."""
+    (ns) the last block ended, computed with the same float additions as SimPy.
+
+    ``dispatch_ns`` > 0: the generators were made without their dispatch wait (each
+    block's first ``timeout(dispatch_ns)``), which is taken here instead: every block
+    would start, yield that one delay and be due at the same float ``now +
+    dispatch_ns``, numbered in creation order after all the starts, so each starts
+    there directly, in that order, with its sequence number and none of the start
+    steps (the same order and clock values, ``len(gens)`` resumes fewer)."""
     now = clock.now
-    heap = [(now, 0, k, g) for k, g in enumerate(gens)]
-    seq = len(gens)
+    if dispatch_ns:
+        t = now + dispatch_ns
+        n = len(gens)
+        heap = [(t, 1, n + k, g) for k, g in enumerate(gens)]
+        seq = 2 * n
+    else:
+        heap = [(now, 0, k, g) for k, g in enumerate(gens)]
+        seq = len(gens)
     while heap:
         t, _, _, g = heappop(heap)
         clock.now = now = t

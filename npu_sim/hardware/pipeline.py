@@ -33,12 +33,17 @@ from typing import TYPE_CHECKING, Any
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
 from .bandwidth import l2_write_cost_factor
 from .cost import AIV_PIPES, stage_cost
+from .block_book import book_block
+from .single_tile import run_single_tile
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..device import Device
     from .cores import Core
 
 _WRITE_PIPES = frozenset({Pipe.MTE3, Pipe.FIXPIPE})
+
+#: False sends one-tile blocks through the general loop too (the tests compare both)
+SINGLE_TILE = True
 
 
 class CompiledProgram:
@@ -48,7 +53,7 @@ class CompiledProgram:
     bus_bytes, keyed, nbytes, gm, write)`` of stage ``s`` (see ``StageCost``).
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n", "gleft")
+    __slots__ = ("prog", "pipes", "groups", "n", "gleft", "single")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
@@ -57,6 +62,8 @@ class CompiledProgram:
         self.n = n
         #: per stage, the tile count of its first group (run_block's starting countdown)
         self.gleft = [g[0][0] for g in groups] if n else []
+        #: one tile and no keyed GM range: run_block takes hardware/single_tile.py's lean loop
+        self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
 
 
 def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
@@ -131,6 +138,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     split = len(core) - 1 if fused else 1
     cp = dev.compiled(prog, split)
     base = env.now
+    if cp.single and not fused and SINGLE_TILE:
+        return (yield from run_single_tile(dev, core, cp, spec.name, stats, unit, release, env, base))
     n = cp.n
     pipes = cp.pipes
     S = len(pipes)
@@ -275,24 +284,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
         remaining -= 1
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
-    busy = stats.busy
-    fixed_all = stats.fixed
-    for s in range(S):
-        p = pipes[s]
-        k = split if fused and p in AIV_PIPES else 1   # fused MIX: both AIVs were busy
-        busy[p] = busy.get(p, 0.0) + k * busy_pipe[s]
-        fixed_all[p] = fixed_all.get(p, 0.0) + k * fixed_pipe[s]
-    if scalar_busy:
-        busy[Pipe.SCALAR] = busy.get(Pipe.SCALAR, 0.0) + scalar_busy
-        fixed_all[Pipe.SCALAR] = fixed_all.get(Pipe.SCALAR, 0.0) + scalar_busy
-    stats.hbm_bytes += hbm_total
-    stats.l2_hit_bytes += l2_total
-    stats.writeback_bytes += wb_total
-    stats.gm_bytes += gm_total
-    units = (("AIC", 1), ("AIV", split)) if fused else ((unit, 1),)
-    for u, k in units:
-        stats.core_ns[u] = stats.core_ns.get(u, 0.0) + k * (block_end - base)
-        stats.blocks[u] = stats.blocks.get(u, 0) + k
+    book_block(stats, pipes, busy_pipe, fixed_pipe, scalar_busy, hbm_total, l2_total, wb_total, gm_total,
+               block_end - base, split if fused else 0, unit)
     if release is not None:
         release(core)
     return block_end
