@@ -9,6 +9,7 @@ program. Matmul, BatchMatMul, Addmm and Convolution (an implicit GEMM) use both.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from npu_sim import ChipConfig
@@ -158,6 +159,22 @@ def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int
     return hit
 
 
+def _cube_ns(memo: dict, chip: ChipConfig, macs: int, cube_dtype: str) -> float:
+    """``idle_stage_ns`` of the CUBE stage of ``macs`` MACs in ``cube_dtype`` (the stage
+    :func:`_step_stages` builds), memoised in ``memo``.
+
+    Why it bounds a candidate from below (queue depth >= 2): its block estimate is
+    ``sum(d) + (steps - 1) * max(d) + fix`` with ``d`` holding this value and two other
+    non-negative ones, so ``sum(d) >= cube`` and ``max(d) >= cube``; rounded float
+    addition and multiplication are monotone, so the estimate is at least
+    ``cube + (steps - 1) * cube`` computed in floats, exactly."""
+    key = ("cube", macs, cube_dtype)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = idle_stage_ns(chip, Stage(Pipe.CUBE, macs=macs, dtype=cube_dtype))
+    return hit
+
+
 def _chip_memo(chip: ChipConfig) -> dict:
     """The chip's dict in :data:`_MEMO` (created on first use; all emptied past _MEMO_MAX)."""
     memo = _MEMO.get(chip)
@@ -204,32 +221,54 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     cores = chip.aic_count
     # the rates the simulator's shared L2 and HBM servers run at (npu_sim.hardware.bandwidth)
     l2_bw, hbm_bw = l2_read_bytes_per_ns(chip), sustained_hbm_bytes_per_ns(chip)
-    cands = []
     unique = (m * k / a_gm_reuse + k * n) * item * batch
     memo = _chip_memo(chip)
-    for bm, bn, bk, kl1, l0c_buf in _cube_candidates(chip, m_al, n_al, k_al, item, k_frac, buffer_num):
+    # pass 1, cheap: a lower bound of every candidate's estimate (its Cube stages alone,
+    # and the exact L2 and HBM terms); pass 2 estimates them in rising order of the bound
+    # and stops once a bound exceeds 1.03 x the best estimate so far: such a candidate
+    # can neither be the fastest nor be within 3% of it (see _lower_bound)
+    pending = []
+    for idx, (bm, bn, bk, kl1, l0c_buf) in enumerate(_cube_candidates(chip, m_al, n_al, k_al, item, k_frac,
+                                                                      buffer_num)):
         tiles = batch * ceil_div(m_al, bm) * ceil_div(n_al, bn)
         rounds = ceil_div(tiles, cores)
         kc = ceil_div(k_al, kl1)
         steps = rounds * kc
-        d_sum, d_max, fix_ns, mte2_bytes, stages = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize,
-                                                            a_gm_reuse, cube_dtype, k_frac)
+        # the MTE2 bytes of one step, as _step_stages states them
+        traffic = tiles * kc * (int(bm * kl1 * item / a_gm_reuse) + kl1 * bn * item)
+        # re-reads come from L2 when the operands fit in it, else from HBM
+        hbm = unique if unique <= chip.l2_bytes // 2 else traffic
+        bus = max(traffic / l2_bw, hbm / hbm_bw)
+        lb = bus
+        if buffer_num >= 2:
+            cube_d = _cube_ns(memo, chip, bm * bn * align_up(kl1, k_frac), cube_dtype)
+            lb = max(cube_d + (steps - 1) * cube_d, bus)
+        pending.append((lb, idx, bus, steps, (rounds, -min(tiles, cores), tiles * kc, -bm * bn),
+                        (bm, bn, bk, kl1, l0c_buf)))
+    pending.sort(key=lambda p: (p[0], p[1]))
+    cands = []
+    best_est = math.inf
+    for lb, idx, bus, steps, rank, tile in pending:
+        if lb > best_est * 1.03:
+            break
+        bm, bn, _, kl1, _ = tile
+        d_sum, d_max, fix_ns, _, stages = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse,
+                                                   cube_dtype, k_frac)
         # estimate_tiles_ns of `steps` identical steps, then the last FixPipe write: for a
         # queue depth >= 2 that is sum(d) + (steps - 1) * max(d), the same float operations
         if buffer_num >= 2:
             core = d_sum + (steps - 1) * d_max + fix_ns
         else:
             core = estimate_tiles_ns(chip, stages, steps, buffer_num) + fix_ns
-        traffic = tiles * kc * mte2_bytes
-        # re-reads come from L2 when the operands fit in it, else from HBM
-        hbm = unique if unique <= chip.l2_bytes // 2 else traffic
-        est = max(core, traffic / l2_bw, hbm / hbm_bw)
-        cands.append((est, (rounds, -min(tiles, cores), tiles * kc, -bm * bn), (bm, bn, bk, kl1, l0c_buf)))
+        est = max(core, bus)
+        best_est = min(best_est, est)
+        cands.append((est, (rank, idx), tile))
     best = None
     if cands:
         # the fastest estimate; within 3% of it, the fewest waves of tiles over the cores
         # (a partial second wave idles most cores), then the most cores (latency hides
-        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers)
+        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers);
+        # equal ranks go to the candidate enumerated first
         fastest = min(c[0] for c in cands)
         best = min((c for c in cands if c[0] <= fastest * 1.03), key=lambda c: c[1])
     if best is None:
