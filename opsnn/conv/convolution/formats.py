@@ -39,7 +39,7 @@ from ...common.contiguous import WS_ALIGN_BYTES, TensorRef
 from ...matmul.common.cube_program import apply_epilogue
 from ...transform.trans_data import (FRACTAL_Z, NC1HWC0, NC1HWC0_TO_NCHW, NCHW_TO_FRACTAL_Z, NCHW_TO_NC1HWC0,
                                      c0_for_itemsize, fractal_z_to_oihw, is_packed, nc1hwc0_to_nchw,
-                                     nchw_to_nc1hwc0, packed_meta, packed_view, prepare_trans_data)
+                                     packed_meta, packed_view, prepare_trans_data)
 from .kernel import conv2d_nchw
 
 
@@ -122,9 +122,25 @@ def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=Non
             if act is not None:
                 r = apply_epilogue(r, *act)
             r = np.asarray(r).astype(om.np_dtype, copy=False)
-            packed_view(mem, oa, om.storage_shape, om.np_dtype)[...] = nchw_to_nc1hwc0(r, fp.c0)
+            _pack_into(packed_view(mem, oa, om.storage_shape, om.np_dtype), r, fp.c0)
         return body
     return make
+
+
+def _pack_into(pv: np.ndarray, r: np.ndarray, c0: int) -> None:
+    """Write NCHW ``r`` into the NC1HWC0 view ``pv`` [N, C1, H, W, C0] (same dtype):
+    the bytes of ``trans_data``'s ``nchw_to_nc1hwc0(r, c0)`` (pad channels 0), stored
+    through a transposed view of ``pv`` instead of three temporary arrays."""
+    n, c, h, w = r.shape
+    t = pv.transpose(0, 1, 4, 2, 3)  # [N, C1, C0, H, W], a view of the device memory
+    full = c // c0
+    if full:
+        t[:, :full] = r[:, :full * c0].reshape(n, full, c0, h, w)
+    if full < t.shape[1]:
+        tail = c - full * c0
+        t[:, full, :tail] = r[:, full * c0:]
+        t[:, full, tail:] = 0
+        t[:, full + 1:] = 0
 
 
 def _residual_nchw(mem, addr: int, res_t, c0: int) -> np.ndarray:

@@ -51,11 +51,15 @@ def tile_program(td: ConvolutionTilingData, args: dict, tiling_key: int, *, name
 
 
 def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: int,
-                bias: np.ndarray | None = None, compute=None) -> np.ndarray:
+                bias: np.ndarray | None = None, compute=None, out: np.ndarray | None = None) -> np.ndarray:
     """float32 conv of NCHW ``x`` with ``w`` [Cout, C/groups, kh, kw]; ``pads`` is
     (top, bottom, left, right). ``compute``: the Cube's compute type of fp32 operands
     (a ``CubeDtype``: FLOAT16 or HF32 round them first, ``round_operand``), or None.
-    Returns a float32 [N, Cout, Ho, Wo] array."""
+    ``out``: an optional C-contiguous float32 [N, Cout, Ho, Wo] array sharing no memory
+    with ``x``, ``w`` or ``bias`` (the caller checks; :func:`direct_out`): the GEMM
+    writes straight into it where the layout allows (1x1 kernels, depthwise, or N == 1),
+    else the result is copied in. Returns a float32 [N, Cout, Ho, Wo] array (``out``
+    when given)."""
     n, c, h, wd = x.shape
     co, cg, kh, kw = w.shape
     sh, sw = stride
@@ -65,14 +69,18 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
     cog = co // g
     ho = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
     wo = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
-    wf = round_operand(w.astype(np.float32), compute)
+    wf = round_operand(w.astype(np.float32, copy=False), compute)  # float32 weights: no copy
     if kh == 1 and kw == 1 and not (pt or pb or pl or pr):
         # 1x1 fast path: out[n, g] = W[g] @ x[n, g] over the (strided) pixels
         xs = x[:, :, ::sh, ::sw] if (sh > 1 or sw > 1) else x
         xs = xs[:, :, :ho, :wo]
         xf = round_operand(np.ascontiguousarray(xs, dtype=np.float32), compute)
-        r = np.matmul(wf.reshape(g, cog, cg), xf.reshape(n, g, cg, ho * wo))  # [N, G, Cog, HoWo]
-        r = r.reshape(n, co, ho, wo)
+        if out is not None:
+            np.matmul(wf.reshape(g, cog, cg), xf.reshape(n, g, cg, ho * wo), out=out.reshape(n, g, cog, ho * wo))
+            r = out
+        else:
+            r = np.matmul(wf.reshape(g, cog, cg), xf.reshape(n, g, cg, ho * wo))  # [N, G, Cog, HoWo]
+            r = r.reshape(n, co, ho, wo)
     else:
         xp = np.zeros((n, c, h + pt + pb, wd + pl + pr), np.float32)
         xp[:, :, pt:pt + h, pl:pl + wd] = x  # casts fp16/bf16 to float32 on the way
@@ -82,7 +90,9 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
         v = v[:, :, ::sh, ::sw, ::dh, ::dw][:, :, :ho, :wo]      # [N, C, Ho, Wo, kh, kw], zero-copy
         if cg == 1 and cog == 1:
             # depthwise: per-tap broadcast multiply-add
-            acc = np.zeros((n, c, ho, wo), np.float32)
+            if out is not None:
+                out[...] = 0
+            acc = out if out is not None else np.zeros((n, c, ho, wo), np.float32)
             for i in range(kh):
                 for j in range(kw):
                     acc += v[:, :, :, :, i, j] * wf[:, 0, i, j].reshape(1, c, 1, 1)
@@ -90,19 +100,40 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
         else:
             cols = v.reshape(n, g, cg, ho, wo, kh, kw).transpose(1, 2, 5, 6, 0, 3, 4)
             cols = cols.reshape(g, cg * kh * kw, n * ho * wo)  # the one im2col copy
-            r = np.matmul(wf.reshape(g, cog, cg * kh * kw), cols)  # [G, Cog, N*Ho*Wo]
-            r = r.reshape(co, n, ho, wo)
-            r = r[:, 0][None] if n == 1 else r.transpose(1, 0, 2, 3)
+            if out is not None and n == 1:  # [G, Cog, Ho*Wo] is already out's layout
+                r = np.matmul(wf.reshape(g, cog, cg * kh * kw), cols, out=out.reshape(g, cog, ho * wo))
+                r = out
+            else:
+                r = np.matmul(wf.reshape(g, cog, cg * kh * kw), cols)  # [G, Cog, N*Ho*Wo]
+                r = r.reshape(co, n, ho, wo)
+                r = r[:, 0][None] if n == 1 else r.transpose(1, 0, 2, 3)
     if bias is not None:
         r += bias.astype(np.float32).reshape(1, co, 1, 1)
+    if out is not None and r is not out:
+        out[...] = r
+        r = out
     return r
 
 
-def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None, res_t=None):
+def direct_out(ov: np.ndarray, *reads) -> np.ndarray | None:
+    """``ov`` (an output's device view) if a body may compute straight into it: float32,
+    C-contiguous and sharing no memory with any of ``reads`` (the input views the body
+    reads, None skipped; a residual read after the GEMM must not be overwritten by it).
+    None otherwise (compute into a fresh array, then write_out)."""
+    if ov.dtype != np.float32 or not ov.flags.c_contiguous:
+        return None
+    if any(x is not None and np.may_share_memory(ov, x) for x in reads):
+        return None
+    return ov
+
+
+def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None, res_t=None, direct=False):
     """Body factory around ``compute_fn(x, w, bias) -> float32 result`` (numpy views of
     the slots input, weight, [bias,] [residual,] output); ``act``: the FixPipe epilogue
     (activation, alpha, beta) applied before the write (graph mode), after adding the
-    residual ``res_t`` (an NCHW tensor of the output's shape) when given."""
+    residual ``res_t`` (an NCHW tensor of the output's shape) when given. ``direct``:
+    ``compute_fn`` also takes ``out=`` (a float32 output view, :func:`direct_out`) and
+    writes its result there, so a float32 output is not copied once more."""
     def make(addrs, ws):
         def body(mem):
             if out_t.numel == 0:
@@ -110,11 +141,18 @@ def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None, res_t=None):
             x = tensor_view(mem, addrs[0], in_t)
             w = tensor_view(mem, addrs[1], w_t)
             b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
-            r = compute_fn(x, w, b)
-            if res_t is not None:
-                r = r + tensor_view(mem, addrs[-2], res_t).astype(np.float32)
+            res = tensor_view(mem, addrs[-2], res_t) if res_t is not None else None
+            ov = direct_out(tensor_view(mem, addrs[-1], out_t), x, w, b, res) if direct else None
+            r = compute_fn(x, w, b) if ov is None else compute_fn(x, w, b, out=ov)
+            if res is not None:
+                if ov is None:
+                    r = r + res.astype(np.float32)
+                else:
+                    np.add(r, res.astype(np.float32), out=r)
             if act is not None:
                 r = apply_epilogue(r, *act)
+            elif ov is not None:
+                return  # the result already sits in the output
             write_out(mem, addrs[-1], out_t, r)
         return body
     return make
@@ -125,5 +163,6 @@ def conv_body(in_t, w_t, bias_t, out_t, stride, pads, dilation, groups, compute=
     for :func:`conv2d_nchw`. ``act``: (activation, alpha, beta) FixPipe applies to the
     fp32 result before the write (graph mode), after adding ``res_t`` if given."""
     return conv_body_from(in_t, w_t, bias_t, out_t,
-                          lambda x, w, b: conv2d_nchw(x, w, stride, pads, dilation, groups, b, compute), act,
-                          res_t)
+                          lambda x, w, b, out=None: conv2d_nchw(x, w, stride, pads, dilation, groups, b, compute,
+                                                                out),
+                          act, res_t, direct=True)

@@ -9,6 +9,7 @@ program. Matmul, BatchMatMul, Addmm and Convolution (an implicit GEMM) use both.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from npu_sim import ChipConfig
@@ -128,32 +129,60 @@ def _step_stages(bm: int, bn: int, kl1: int, item: int, out_itemsize: int, a_gm_
             Stage(Pipe.FIXPIPE, nbytes=fix, gm_ranges=(GmRange(fix, bn * out_itemsize),)))
 
 
-#: memo of :func:`_core_ns` and of the FixPipe stage's idle ns: the same arguments give
-#: the same floats (pure functions of a frozen ChipConfig and the step's sizes), and the
-#: convolutions of one model repeat them (light ResNet-50: 1834 block estimates, 1419
-#: distinct; 1834 FixPipe stages, 33 distinct); emptied past _MEMO_MAX entries
+#: memo of :func:`_step_ns`, one dict per chip: the same step sizes give the same floats
+#: (pure functions of a frozen ChipConfig and the sizes). The key leaves out what the
+#: stage costs do not depend on (batch, M, N, K, the step count, the queue depth), so the
+#: convolutions and matmuls of one model share their entries (light ResNet-50: 1834
+#: block estimates, far fewer distinct steps); emptied past _MEMO_MAX entries
 _MEMO: dict = {}
 _MEMO_MAX = 1 << 16
 
 
-def _core_ns(chip: ChipConfig, bm: int, bn: int, kl1: int, item: int, out_itemsize: int, a_gm_reuse: float,
-             cube_dtype: str, k_frac: int, steps: int, buffer_num: int) -> tuple[float, int]:
-    """(ns of one block as a pipeline of ``steps`` steps of :func:`_step_stages` -- the
-    simulator's own stage costs and pipeline rule, npu_sim.hardware.cost -- then the
-    last FixPipe write; the MTE2 bytes of one step), memoised in :data:`_MEMO`."""
-    key = (chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac, steps, buffer_num)
-    hit = _MEMO.get(key)
+def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int, out_itemsize: int,
+             a_gm_reuse: float, cube_dtype: str, k_frac: int) -> tuple:
+    """``(sum(d), max(d), FixPipe ns, MTE2 bytes, stages)`` of one step of
+    :func:`_step_stages`: ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``)
+    of its MTE2, MTE1 and CUBE stages, the FixPipe ns of the last write, the MTE2 bytes
+    of the step, and the (MTE2, MTE1, CUBE) stages themselves (for a queue depth of 1).
+    Memoised in ``memo`` (the chip's dict of :data:`_MEMO`)."""
+    key = (bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
+    hit = memo.get(key)
     if hit is not None:
         return hit
-    if len(_MEMO) >= _MEMO_MAX:
-        _MEMO.clear()
     mte2, mte1, cube, fix = _step_stages(bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
-    fkey = (chip, "fixpipe", bm, bn, out_itemsize)
-    fix_ns = _MEMO.get(fkey)
+    fkey = ("fixpipe", bm, bn, out_itemsize)
+    fix_ns = memo.get(fkey)
     if fix_ns is None:
-        fix_ns = _MEMO[fkey] = idle_stage_ns(chip, fix)
-    hit = _MEMO[key] = (estimate_tiles_ns(chip, (mte2, mte1, cube), steps, buffer_num) + fix_ns, mte2.nbytes)
+        fix_ns = memo[fkey] = idle_stage_ns(chip, fix)
+    d = [idle_stage_ns(chip, st) for st in (mte2, mte1, cube)]
+    hit = memo[key] = (sum(d), max(d), fix_ns, mte2.nbytes, (mte2, mte1, cube))
     return hit
+
+
+def _cube_ns(memo: dict, chip: ChipConfig, macs: int, cube_dtype: str) -> float:
+    """``idle_stage_ns`` of the CUBE stage of ``macs`` MACs in ``cube_dtype`` (the stage
+    :func:`_step_stages` builds), memoised in ``memo``.
+
+    Why it bounds a candidate from below (queue depth >= 2): its block estimate is
+    ``sum(d) + (steps - 1) * max(d) + fix`` with ``d`` holding this value and two other
+    non-negative ones, so ``sum(d) >= cube`` and ``max(d) >= cube``; rounded float
+    addition and multiplication are monotone, so the estimate is at least
+    ``cube + (steps - 1) * cube`` computed in floats, exactly."""
+    key = ("cube", macs, cube_dtype)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = idle_stage_ns(chip, Stage(Pipe.CUBE, macs=macs, dtype=cube_dtype))
+    return hit
+
+
+def _chip_memo(chip: ChipConfig) -> dict:
+    """The chip's dict in :data:`_MEMO` (created on first use; all emptied past _MEMO_MAX)."""
+    memo = _MEMO.get(chip)
+    if memo is None or len(memo) >= _MEMO_MAX:
+        if sum(len(v) for v in _MEMO.values()) >= _MEMO_MAX:
+            _MEMO.clear()
+        memo = _MEMO[chip] = {}
+    return memo
 
 
 def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsize: int, out_itemsize: int,
@@ -192,24 +221,54 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     cores = chip.aic_count
     # the rates the simulator's shared L2 and HBM servers run at (npu_sim.hardware.bandwidth)
     l2_bw, hbm_bw = l2_read_bytes_per_ns(chip), sustained_hbm_bytes_per_ns(chip)
-    cands = []
     unique = (m * k / a_gm_reuse + k * n) * item * batch
-    for bm, bn, bk, kl1, l0c_buf in _cube_candidates(chip, m_al, n_al, k_al, item, k_frac, buffer_num):
+    memo = _chip_memo(chip)
+    # pass 1, cheap: a lower bound of every candidate's estimate (its Cube stages alone,
+    # and the exact L2 and HBM terms); pass 2 estimates them in rising order of the bound
+    # and stops once a bound exceeds 1.03 x the best estimate so far: such a candidate
+    # can neither be the fastest nor be within 3% of it (see _lower_bound)
+    pending = []
+    for idx, (bm, bn, bk, kl1, l0c_buf) in enumerate(_cube_candidates(chip, m_al, n_al, k_al, item, k_frac,
+                                                                      buffer_num)):
         tiles = batch * ceil_div(m_al, bm) * ceil_div(n_al, bn)
         rounds = ceil_div(tiles, cores)
         kc = ceil_div(k_al, kl1)
-        core, mte2_bytes = _core_ns(chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac,
-                                    rounds * kc, buffer_num)
-        traffic = tiles * kc * mte2_bytes
+        steps = rounds * kc
+        # the MTE2 bytes of one step, as _step_stages states them
+        traffic = tiles * kc * (int(bm * kl1 * item / a_gm_reuse) + kl1 * bn * item)
         # re-reads come from L2 when the operands fit in it, else from HBM
         hbm = unique if unique <= chip.l2_bytes // 2 else traffic
-        est = max(core, traffic / l2_bw, hbm / hbm_bw)
-        cands.append((est, (rounds, -min(tiles, cores), tiles * kc, -bm * bn), (bm, bn, bk, kl1, l0c_buf)))
+        bus = max(traffic / l2_bw, hbm / hbm_bw)
+        lb = bus
+        if buffer_num >= 2:
+            cube_d = _cube_ns(memo, chip, bm * bn * align_up(kl1, k_frac), cube_dtype)
+            lb = max(cube_d + (steps - 1) * cube_d, bus)
+        pending.append((lb, idx, bus, steps, (rounds, -min(tiles, cores), tiles * kc, -bm * bn),
+                        (bm, bn, bk, kl1, l0c_buf)))
+    pending.sort(key=lambda p: (p[0], p[1]))
+    cands = []
+    best_est = math.inf
+    for lb, idx, bus, steps, rank, tile in pending:
+        if lb > best_est * 1.03:
+            break
+        bm, bn, _, kl1, _ = tile
+        d_sum, d_max, fix_ns, _, stages = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse,
+                                                   cube_dtype, k_frac)
+        # estimate_tiles_ns of `steps` identical steps, then the last FixPipe write: for a
+        # queue depth >= 2 that is sum(d) + (steps - 1) * max(d), the same float operations
+        if buffer_num >= 2:
+            core = d_sum + (steps - 1) * d_max + fix_ns
+        else:
+            core = estimate_tiles_ns(chip, stages, steps, buffer_num) + fix_ns
+        est = max(core, bus)
+        best_est = min(best_est, est)
+        cands.append((est, (rank, idx), tile))
     best = None
     if cands:
         # the fastest estimate; within 3% of it, the fewest waves of tiles over the cores
         # (a partial second wave idles most cores), then the most cores (latency hides
-        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers)
+        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers);
+        # equal ranks go to the candidate enumerated first
         fastest = min(c[0] for c in cands)
         best = min((c for c in cands if c[0] <= fastest * 1.03), key=lambda c: c[1])
     if best is None:

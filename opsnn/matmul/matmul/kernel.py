@@ -32,6 +32,30 @@ def tile_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
                         bias_itemsize=bias_itemsize, epilogue=epilogue)
 
 
+def _as_f32(v: np.ndarray) -> np.ndarray:
+    """``v`` as float32: itself when it already is a C-contiguous float32 view (no copy;
+    the GEMM reads the same values in the same layout), else a contiguous float32 copy
+    (what every operand was before: a strided transposed view stays a copy, so BLAS
+    sees the layout it always saw)."""
+    if v.dtype == np.float32 and v.flags.c_contiguous:
+        return v
+    return v.astype(np.float32)
+
+
+def _direct_out(ov: np.ndarray, a: np.ndarray, b: np.ndarray, *views) -> np.ndarray | None:
+    """The output's device view ``ov`` when the GEMM can be computed straight into it:
+    float32, C-contiguous, exactly the shape ``np.matmul(a, b)`` gives, and sharing no
+    memory with the operands or any of ``views`` (the raw input views; a bias read
+    after the GEMM must not be overwritten by it). None otherwise (compute, then copy)."""
+    if ov.dtype != np.float32 or not ov.flags.c_contiguous or a.ndim < 2 or b.ndim < 2:
+        return None
+    if ov.shape != np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (a.shape[-2], b.shape[-1]):
+        return None
+    if any(x is not None and np.may_share_memory(ov, x) for x in (a, b) + views):
+        return None
+    return ov
+
+
 def _cast_operands(a, b, compute: str | None):
     return round_operand(a, compute), round_operand(b, compute)
 
@@ -49,17 +73,23 @@ def matmul_body(a_ref, b_ref, out_ref, bias_ref=None, alpha=1.0, beta=1.0, compu
         ca = bias_ref.addr(addrs, ws) if bias_ref is not None else None
 
         def body(mem):
-            a = tensor_view(mem, aa, a_ref.meta).astype(np.float32)
-            b = tensor_view(mem, ba, b_ref.meta).astype(np.float32)
-            a, b = _cast_operands(a, b, compute)
-            r = np.matmul(a, b)
+            av, bv = tensor_view(mem, aa, a_ref.meta), tensor_view(mem, ba, b_ref.meta)
+            a, b = _cast_operands(_as_f32(av), _as_f32(bv), compute)
+            biasv = tensor_view(mem, ca, bias_ref.meta) if bias_ref is not None else None
+            ov = _direct_out(tensor_view(mem, oa, out_ref.meta), a, b, av, bv, biasv)
+            r = np.matmul(a, b) if ov is None else np.matmul(a, b, out=ov)
             if alpha != 1.0:
                 r *= np.float32(alpha)
-            if bias_ref is not None:
-                bias = tensor_view(mem, ca, bias_ref.meta).astype(np.float32)
-                r = r + np.float32(beta) * bias
+            if biasv is not None:
+                bias = biasv.astype(np.float32)
+                if ov is None:
+                    r = r + np.float32(beta) * bias
+                else:
+                    np.add(r, np.float32(beta) * bias, out=r)
             if act is not None:
                 r = apply_epilogue(r, *act)
+            elif ov is not None:
+                return  # the GEMM (and bias) already sit in the output
             write_out(mem, oa, out_ref.meta, r)
         return body
     return make
