@@ -88,7 +88,7 @@ def cmd_run(args, console: Console) -> int:
     feeds_file = _read_inputs(args.inputs) if args.inputs else {}
     t0 = time.perf_counter()
     _check_sequence_length(path, feeds_file)
-    graph = load_graph(path, overrides=feeds_file, fuse=not args.no_fuse)
+    graph = load_graph(path, overrides=feeds_file, fuse=not args.no_fuse, timing_only=timing_only)
     inits = {i.name for i in graph.model.graph.initializer}
     unknown = set(feeds_file) - set(graph.inputs) - inits
     if unknown:

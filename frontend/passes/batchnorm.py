@@ -6,7 +6,8 @@ For ``y = Conv(X, W, b)``: ``W' = W * s`` (per output channel), ``b' = s * (b - 
 + B``. For ``y = alpha * A @ op(Bm) + beta * C`` (Gemm): the columns of op(Bm) are
 scaled by s and ``C' = s * beta * C + B - s * mean`` (beta becomes 1). The folded
 arrays are computed in float64 and stored in the weight's dtype; the arithmetic is
-done here, at prepare time, once.
+done here, at prepare time, once. A metadata-only weight (timing-only runs,
+:mod:`frontend.meta_const`) folds to a placeholder of the same shape, with no arithmetic.
 
 Matches only when: BN is in inference mode (``training_mode=0``; one output in opsets
 7-13; ``is_test=1`` before); its input is the Conv/Gemm output and that output has
@@ -20,6 +21,7 @@ import numpy as np
 
 from ..graph import Graph, Node
 from ..lowering.cnn import _training_reason
+from ..meta_const import is_placeholder, like
 from .util import consumers, fused_names, producers, sole_consumer
 
 
@@ -50,7 +52,8 @@ def _fold_conv(g: Graph, conv: Node, bn: Node) -> bool:
     if p is None:
         return False
     s, shift = p
-    w2 = (w.astype(np.float64) * s.reshape((-1,) + (1,) * (w.ndim - 1))).astype(w.dtype)
+    w2 = like(w.shape, w) if is_placeholder(w) else \
+        (w.astype(np.float64) * s.reshape((-1,) + (1,) * (w.ndim - 1))).astype(w.dtype)
     b2 = (s * np.asarray(b, np.float64) + shift).astype(w.dtype if w.dtype.kind == "f" else np.float32)
     wn, bnn = f"{conv.name}__bn_folded_w", f"{conv.name}__bn_folded_b"
     g.constants[wn], g.constants[bnn] = w2, b2
@@ -79,10 +82,11 @@ def _fold_gemm(g: Graph, gemm: Node, bn: Node) -> bool:
     if cb is None:
         return False
     s, shift = p
-    bm2 = bm.astype(np.float64) * (s[:, None] if trans_b else s[None, :])
+    bm2 = like(bm.shape, bm) if is_placeholder(bm) else \
+        (bm.astype(np.float64) * (s[:, None] if trans_b else s[None, :])).astype(bm.dtype)
     c2 = s * float(gemm.attrs.get("beta", 1.0)) * cb + shift
     bn_, cn = f"{gemm.name}__bn_folded_b", f"{gemm.name}__bn_folded_c"
-    g.constants[bn_], g.constants[cn] = bm2.astype(bm.dtype), c2.astype(bm.dtype)
+    g.constants[bn_], g.constants[cn] = bm2, c2.astype(bm.dtype)
     gemm.inputs = [gemm.inputs[0], bn_, cn]
     gemm.attrs = dict(gemm.attrs, beta=1.0)
     return True

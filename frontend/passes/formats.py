@@ -44,8 +44,10 @@ from __future__ import annotations
 import numpy as np
 
 from opsnn.transform.trans_data import c0_for_itemsize, nc1hwc0_shape, oihw_to_fractal_z
+from opsnn.transform.trans_data.infershape import fractal_z_shape
 
 from ..graph import Graph, Node
+from ..meta_const import is_placeholder, like
 from .util import consumers, value_shape
 
 PACKED = "NC1HWC0"
@@ -154,7 +156,7 @@ def keep_nc1hwc0(g: Graph) -> int:
                 n.inputs[slot] = entry[v]
             w = np.asarray(g.constants[n.inputs[1]])
             wz = f"{n.inputs[1]}__fractal_z"
-            g.constants[wz] = oihw_to_fractal_z(w, c0)
+            g.constants[wz] = like(fractal_z_shape(w.shape, c0), w) if is_placeholder(w) else oihw_to_fractal_z(w, c0)
             n.attrs = dict(n.attrs, formats=PACKED, c0=c0, in_shape=list(g.shapes[x]), weight_shape=list(w.shape))
             n.inputs[1] = wz
         elif id(n) in agn:

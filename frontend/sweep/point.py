@@ -20,9 +20,11 @@ from npu_sim.metrics import PIPE_UNITS
 
 
 @functools.lru_cache(maxsize=8)
-def _graph(model: str, fuse: bool):
+def _graph(model: str, fuse: bool, timing_only: bool = False):
+    """The loaded graph of ``model``, cached per process; a timing-only point's holds its
+    big weights as metadata only (:mod:`frontend.meta_const`)."""
     from ..cli.common import load_graph, resolve_model
-    return load_graph(resolve_model(model), fuse=fuse)
+    return load_graph(resolve_model(model), fuse=fuse, timing_only=timing_only)
 
 
 def _np_dtype(name: str):
@@ -38,7 +40,7 @@ def _run_model(chip: ChipConfig, wl: dict, timing_only: bool, mode: str = "graph
     from .. import profiling
     from ..program import check
     from ..runner import ModelRunner
-    graph = _graph(wl["model"], wl.get("fuse", True))
+    graph = _graph(wl["model"], wl.get("fuse", True), timing_only)
     if profiling.acl_initialized():
         acl.finalize()
     check(acl.init(chip=chip, timing_only=timing_only), "acl.init")
