@@ -134,7 +134,14 @@ class ModelRunner:
         return self._zero_host[:arr.nbytes].view(arr.dtype).reshape(arr.shape)
 
     def const(self, name):
-        return self.graph.constants.get(name)
+        """The host value of constant ``name`` (None if it is not one), for a lowering
+        that reads it. Raises MetaConstantError for a metadata-only placeholder rather
+        than handing out its zeros (``load_onnx`` keeps value-read constants real)."""
+        v = self.graph.constants.get(name)
+        if v is not None and is_placeholder(v):
+            raise MetaConstantError(f"constant {name!r} is metadata only (timing-only load) but a lowering "
+                                    "reads its values; load the model without timing_only")
+        return v
 
     # ---- prepare / run -------------------------------------------------------------------
     def prepare(self, progress: Callable[[int, int], None] | None = None) -> None:

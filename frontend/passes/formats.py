@@ -15,7 +15,8 @@ What runs on NC1HWC0 (the pass tracks which tensors are 5-D, in node order):
 * ``Conv`` / ``FusedConv`` (left by ``fold_batchnorm`` / ``fuse_cube_epilogue``): 2-D
   (input shape known, 4-D), ``group`` 1, a constant float weight. Its weight is
   replaced by the FRACTAL_Z constant (``attrs["weight_shape"]`` keeps the logical
-  shape); its input and output are 5-D (``attrs["formats"] = "NC1HWC0"``).
+  shape; a metadata-only weight of a timing-only load, :mod:`frontend.meta_const`,
+  becomes a placeholder of the FRACTAL_Z shape, nothing copied); its input and output are 5-D (``attrs["formats"] = "NC1HWC0"``).
   A residual ``FusedConv`` (``attrs["residual"]``, from ``fuse_cube_epilogue``) reads
   its fourth input, the added tensor, in the output's format: 5-D as well (a
   TransData to NC1HWC0 first when it was produced NCHW).

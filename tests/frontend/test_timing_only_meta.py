@@ -147,3 +147,6 @@ def test_placeholders_only_in_data_slots_and_never_on_a_backed_device(tmp_path):
     assert _simulate(g, feeds, timing_only=True) == _simulate(load_onnx(p), feeds, timing_only=False)
     with pytest.raises(MetaConstantError, match="metadata only"):
         _simulate(g, feeds, timing_only=False)
+    with pytest.raises(MetaConstantError, match="reads its values"):   # a lowering asking for the values
+        ModelRunner(g).const("w")
+    assert np.array_equal(ModelRunner(g).const("c"), c)
