@@ -118,7 +118,8 @@ def _child(model: str, mode: str, exec_mode: str = "graph", dims: str = "2,16") 
     t_parse = time.perf_counter() - t1
     feeds = _feeds(_declared_inputs(proto), dims=tuple(int(d) for d in dims.split(",")))
     # one parse and one fold, as npu-sim run: dynamic dims pinned by the feeds (as --inputs does)
-    graph = load_graph(proto, overrides=feeds)
+    # timing-only: big weights as metadata only, as npu-sim run --timing-only loads them (frontend.meta_const)
+    graph = load_graph(proto, overrides=feeds, timing_only=mode == "timing")
     t2 = time.perf_counter()
     if mode in ("ref", "ort"):
         if mode == "ref":

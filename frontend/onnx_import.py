@@ -26,6 +26,7 @@ from onnx import helper, numpy_helper
 from .errors import UnsupportedModelError
 from .fusion import fuse_attention as _fuse_attention
 from .graph import Graph, Node
+from .meta_const import DATA_SLOTS, is_placeholder, placeholder, wants_placeholder
 
 __all__ = ["Graph", "Node", "UnsupportedModelError", "load_onnx"]
 
@@ -48,12 +49,15 @@ def _attrs(node: onnx.NodeProto) -> dict[str, Any]:
     return out
 
 
-def _fold_one(node: onnx.NodeProto, values: list[np.ndarray], opset: int) -> list[np.ndarray]:
+def _fold_one(node: onnx.NodeProto, values: list[np.ndarray], opset: int, meta_only: bool = False) -> list[np.ndarray]:
     op = node.op_type
     at = _attrs(node)
     if op == "ConstantOfShape":
         value = at.get("value", np.zeros(1, np.float32))
-        return [np.full(tuple(int(d) for d in values[0]), value.reshape(-1)[0], dtype=value.dtype)]
+        shape = tuple(int(d) for d in values[0])
+        if meta_only and wants_placeholder(shape, value.dtype):   # one value everywhere: exact as a broadcast
+            return [placeholder(shape, value.dtype, value.reshape(-1)[0])]
+        return [np.full(shape, value.reshape(-1)[0], dtype=value.dtype)]
     if op == "Constant":
         if "value" in at:
             return [np.asarray(at["value"])]
@@ -180,14 +184,47 @@ def _infer_shapes(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dict
                 shapes[name] = dims
 
 
+def _initializer(init: onnx.TensorProto, meta_only: bool) -> tuple[np.ndarray, bool]:
+    """(array, data_lost): the initializer's values, or with ``meta_only`` a placeholder
+    (:mod:`frontend.meta_const`) of its shape and dtype when it is big enough; then
+    nothing is converted and ``data_lost`` is True (its values are still in ``init``)."""
+    if meta_only and init.data_type not in (0, onnx.TensorProto.STRING) and not init.external_data:
+        shape = tuple(int(d) for d in init.dims)
+        dtype = _elem_dtype(init.data_type)
+        if wants_placeholder(shape, dtype):
+            return placeholder(shape, dtype), True
+    return numpy_helper.to_array(init), False
+
+
+def _materialise_non_data(nodes, consts: dict, lost: dict, outputs) -> None:
+    """Give real values to the placeholders read outside :data:`DATA_SLOTS` (or that are
+    graph outputs): a lost initializer is converted from its proto, a fill copied."""
+    need = set(outputs)
+    for node in nodes:
+        need.update(i for k, i in enumerate(node.inputs) if i and (node.op_type, k) not in DATA_SLOTS)
+    for name in need:
+        if name in consts and is_placeholder(consts[name]):
+            consts[name] = _real(name, consts, lost)
+
+
+def _real(name: str, consts: dict, lost: dict) -> np.ndarray:
+    """The true values of constant ``name`` (a lost placeholder's from its initializer)."""
+    if name in lost:
+        return numpy_helper.to_array(lost.pop(name))
+    return np.array(consts[name])
+
+
 def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, np.ndarray] | None = None,
-              fuse_attention: bool = True) -> Graph:
+              fuse_attention: bool = True, meta_only: bool = False) -> Graph:
     """Load and fold a model. ``overrides`` replace initializers (e.g. weights fed
     through ``--inputs``; cast to the initializer's dtype; a shape mismatch raises
     UnsupportedModelError); for a runtime input they
     pin its shape (dynamic dims take the array's), not its values. With
     ``fuse_attention`` the attention subgraphs become FlashAttentionScore nodes
-    (:mod:`frontend.fusion`). Raises :class:`UnsupportedModelError` for an unreadable model."""
+    (:mod:`frontend.fusion`). With ``meta_only`` (timing-only runs) the big float
+    weights are metadata-only placeholders (:mod:`frontend.meta_const`): the graph can be
+    simulated on a timing-only device only. Raises :class:`UnsupportedModelError` for an
+    unreadable model."""
     if isinstance(path_or_model, onnx.ModelProto):
         model = path_or_model
     else:
@@ -197,8 +234,13 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
             raise UnsupportedModelError(f"cannot read ONNX model {path_or_model}: {e}") from None
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
     g = model.graph
-    consts: dict[str, np.ndarray] = {i.name: numpy_helper.to_array(i) for i in g.initializer}
     overrides = overrides or {}
+    consts: dict[str, np.ndarray] = {}
+    lost: dict[str, onnx.TensorProto] = {}   # placeholder name -> the initializer holding its values
+    for init in g.initializer:
+        consts[init.name], data_lost = _initializer(init, meta_only and init.name not in overrides)
+        if data_lost:
+            lost[init.name] = init
     for name, value in overrides.items():
         if name in consts:
             value = np.asarray(value)
@@ -231,8 +273,13 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
             consts[n.output[0]] = _fold_one(n, [np.empty(shapes[n.input[0]], np.uint8)], opset)[0]
             continue
         if all((not i) or i in consts for i in n.input):
+            if n.op_type == "Identity" and n.input[0] in lost:
+                lost[n.output[0]] = lost[n.input[0]]
+            for i in n.input:   # folding needs the values: a lost placeholder input becomes real first
+                if i in lost and n.op_type != "Identity":
+                    consts[i] = _real(i, consts, lost)
             try:
-                res = _fold_one(n, [consts[i] for i in n.input if i], opset)
+                res = _fold_one(n, [consts[i] for i in n.input if i], opset, meta_only)
             except Exception as e:  # noqa: BLE001
                 raise UnsupportedModelError(f"cannot fold constant {n.op_type} node {n.name or n.output[0]!r}: {e}") \
                     from None
@@ -242,6 +289,8 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
         nodes.append(Node(n.op_type, n.name or n.output[0], list(n.input), list(n.output), _attrs(n)))
         _infer_shapes(n, shapes, dtypes, consts, opset)
     outputs = [o.name for o in g.output]
+    if meta_only:
+        _materialise_non_data(nodes, consts, lost, outputs)
     for name in outputs:
         if name in consts and name not in inputs:
             consts[name + "__const"] = consts.pop(name)

@@ -23,6 +23,7 @@ from . import memory as _memory
 from .errors import UnsupportedModelError
 from .graph import Graph
 from .lowering import DTensor, lower_node
+from .meta_const import MetaConstantError, is_placeholder
 from .program import PreparedCall, PreparedProgram, check, download, malloc, upload
 
 
@@ -67,6 +68,7 @@ class ModelRunner:
         self._lowering = False            # alloc() during lowering = an intermediate (placed by the policy)
         self._report = None
         self.poison = poison              #: fill each planned buffer with 0xFF when its lifetime ends
+        self._zero_host = None            # host side of metadata-only uploads (timing-only)
 
     @property
     def calls(self) -> list[PreparedCall]:
@@ -104,16 +106,42 @@ class ModelRunner:
         return d
 
     def upload(self, name, arr: np.ndarray) -> DTensor:
-        arr = np.asarray(arr, order="C")  # not ascontiguousarray: it turns a 0-d array into 1-d
+        """Allocate ``name`` and copy ``arr`` into it. A metadata-only placeholder
+        (:mod:`frontend.meta_const`) copies nothing on a timing-only device: the memcpy is
+        timed from its byte count, its host side a view of one zeroed buffer that is
+        never touched (no resident pages). Raises MetaConstantError for a placeholder
+        on a device that holds data."""
+        meta = is_placeholder(arr)
+        if not meta:
+            arr = np.asarray(arr, order="C")  # not ascontiguousarray: it turns a 0-d array into 1-d
         lowering, self._lowering = self._lowering, False   # uploaded data needs real memory now
         d = self.alloc(name, arr.shape, arr.dtype)
         self._lowering = lowering
-        upload(d.ptr, arr)
+        upload(d.ptr, self._meta_host(name, arr) if meta else arr)
         self.weight_bytes += arr.nbytes
         return d
 
+    def _meta_host(self, name: str, arr: np.ndarray) -> np.ndarray:
+        """A C-contiguous host array of ``arr``'s shape and dtype viewing one shared
+        zeroed buffer (calloc'd, so untouched pages cost no memory), for a placeholder's
+        timed upload."""
+        from acl_runtime.runtime import runtime
+        if runtime().context.backed:
+            raise MetaConstantError(f"constant {name!r} is metadata only (a graph loaded for timing-only runs): "
+                                    "it cannot be uploaded to a device that holds data")
+        if self._zero_host is None or self._zero_host.nbytes < arr.nbytes:
+            self._zero_host = np.zeros(arr.nbytes, np.uint8)
+        return self._zero_host[:arr.nbytes].view(arr.dtype).reshape(arr.shape)
+
     def const(self, name):
-        return self.graph.constants.get(name)
+        """The host value of constant ``name`` (None if it is not one), for a lowering
+        that reads it. Raises MetaConstantError for a metadata-only placeholder rather
+        than handing out its zeros (``load_onnx`` keeps value-read constants real)."""
+        v = self.graph.constants.get(name)
+        if v is not None and is_placeholder(v):
+            raise MetaConstantError(f"constant {name!r} is metadata only (timing-only load) but a lowering "
+                                    "reads its values; load the model without timing_only")
+        return v
 
     # ---- prepare / run -------------------------------------------------------------------
     def prepare(self, progress: Callable[[int, int], None] | None = None) -> None:

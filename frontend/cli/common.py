@@ -43,13 +43,15 @@ def resolve_model(arg: str | None) -> Path:
                    f"nor {MINILM})")
 
 
-def load_graph(path, overrides=None, fuse: bool = True):
-    """``load_onnx(path, overrides, fuse_attention=fuse)`` (``path``: a file or an already
-    parsed ``onnx.ModelProto``, so a caller that read the model once does not parse it
-    again); raises CliError for an unreadable model or one without outputs."""
+def load_graph(path, overrides=None, fuse: bool = True, timing_only: bool = False):
+    """``load_onnx(path, overrides, fuse_attention=fuse, meta_only=timing_only)`` (``path``:
+    a file or an already parsed ``onnx.ModelProto``, so a caller that read the model once
+    does not parse it again). ``timing_only``: the big weights are metadata only
+    (:mod:`frontend.meta_const`); the graph then runs on a timing-only device only.
+    Raises CliError for an unreadable model or one without outputs."""
     from ..onnx_import import UnsupportedModelError, load_onnx
     try:
-        graph = load_onnx(path, overrides=overrides, fuse_attention=fuse)
+        graph = load_onnx(path, overrides=overrides, fuse_attention=fuse, meta_only=timing_only)
     except UnsupportedModelError as e:
         raise CliError(str(e)) from None
     if not graph.outputs:

@@ -90,7 +90,7 @@ def cmd_run(args, console: Console) -> int:
     t0 = time.perf_counter()
     _check_sequence_length(path, feeds_file)
     model_src = shaped_model(path, args.batch, parse_dims(args.dim), console)
-    graph = load_graph(model_src, overrides=feeds_file, fuse=not args.no_fuse)
+    graph = load_graph(model_src, overrides=feeds_file, fuse=not args.no_fuse, timing_only=timing_only)
     inits = {i.name for i in graph.model.graph.initializer}
     unknown = set(feeds_file) - set(graph.inputs) - inits
     if unknown:

@@ -19,7 +19,7 @@ import copy
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from ..graph import Graph
+from ..graph import Graph, Node
 from .add_rms_norm import fuse_add_rms_norm
 from .batchnorm import fold_batchnorm
 from .dequant import fuse_dequant_epilogue
@@ -70,6 +70,17 @@ def pass_names() -> list[str]:
     return [p.name for p in PASSES]
 
 
+def _copy_node(n: Node) -> Node:
+    """A copy of ``n`` that a pass may rewrite without touching the source graph: new
+    input / output lists and attrs dict (fused ``members`` copied the same way); attr
+    values are shared (passes replace them, never change them in place). Several times
+    cheaper than ``copy.deepcopy`` of every node (DenseNet-121: 1-13 ms against 45-64 ms)."""
+    attrs = dict(n.attrs)
+    if "members" in attrs:
+        attrs["members"] = [_copy_node(m) for m in attrs["members"]]
+    return Node(n.op_type, n.name, list(n.inputs), list(n.outputs), attrs)
+
+
 def apply_passes(graph: Graph, mode: str = "graph", disabled: Iterable[str] = ()) -> tuple[Graph, dict[str, int]]:
     """The graph to lower in ``mode`` and the rewrites each pass made (name -> count).
     ``eager``: ``graph`` itself, untouched. ``graph``: a copy (nodes, attrs and the
@@ -84,7 +95,7 @@ def apply_passes(graph: Graph, mode: str = "graph", disabled: Iterable[str] = ()
     if mode == "eager":
         return graph, {}
     g = copy.copy(graph)
-    g.nodes = copy.deepcopy(graph.nodes)
+    g.nodes = [_copy_node(n) for n in graph.nodes]
     g.constants = dict(graph.constants)
     g.shapes = dict(graph.shapes)
     done = {}

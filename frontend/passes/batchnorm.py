@@ -5,8 +5,11 @@ BN(y) = s * (y - mean) + B with s = scale / sqrt(var + eps), per channel (axis 1
 For ``y = Conv(X, W, b)``: ``W' = W * s`` (per output channel), ``b' = s * (b - mean)
 + B``. For ``y = alpha * A @ op(Bm) + beta * C`` (Gemm): the columns of op(Bm) are
 scaled by s and ``C' = s * beta * C + B - s * mean`` (beta becomes 1). The folded
-arrays are computed in float64 and stored in the weight's dtype; the arithmetic is
-done here, at prepare time, once.
+statistics are combined in float64; a float32 weight is then scaled in float32 (one
+rounding of s, one of the product: it may differ from a float64 product by an ulp),
+other dtypes in float64, stored in the weight's dtype; the arithmetic is done here,
+at prepare time, once. A metadata-only weight (timing-only runs,
+:mod:`frontend.meta_const`) folds to a placeholder of the same shape, with no arithmetic.
 
 Matches only when: BN is in inference mode (``training_mode=0``; one output in opsets
 7-13; ``is_test=1`` before); its input is the Conv/Gemm output and that output has
@@ -20,6 +23,7 @@ import numpy as np
 
 from ..graph import Graph, Node
 from ..lowering.cnn import _training_reason
+from ..meta_const import is_placeholder, like
 from .util import consumers, fused_names, producers, sole_consumer
 
 
@@ -37,6 +41,16 @@ def _bn_params(g: Graph, bn: Node, c: int):
     return s, bias - s * mean
 
 
+def _scaled(w: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """``w * s`` in ``w``'s dtype. A float32 weight is multiplied in float32 by ``s``
+    (computed in float64) rounded once to float32: one pass over the weight and no
+    float64 copy (issue 17); the product may differ from the float64 one by an ulp.
+    Other dtypes keep the float64 product, rounded once."""
+    if w.dtype == np.float32:
+        return np.multiply(w, s.astype(np.float32))
+    return (w.astype(np.float64) * s).astype(w.dtype)
+
+
 def _fold_conv(g: Graph, conv: Node, bn: Node) -> bool:
     w = g.constants.get(conv.inputs[1]) if len(conv.inputs) > 1 else None
     if w is None or np.asarray(w).ndim < 3:
@@ -50,7 +64,7 @@ def _fold_conv(g: Graph, conv: Node, bn: Node) -> bool:
     if p is None:
         return False
     s, shift = p
-    w2 = (w.astype(np.float64) * s.reshape((-1,) + (1,) * (w.ndim - 1))).astype(w.dtype)
+    w2 = like(w.shape, w) if is_placeholder(w) else _scaled(w, s.reshape((-1,) + (1,) * (w.ndim - 1)))
     b2 = (s * np.asarray(b, np.float64) + shift).astype(w.dtype if w.dtype.kind == "f" else np.float32)
     wn, bnn = f"{conv.name}__bn_folded_w", f"{conv.name}__bn_folded_b"
     g.constants[wn], g.constants[bnn] = w2, b2
@@ -79,10 +93,10 @@ def _fold_gemm(g: Graph, gemm: Node, bn: Node) -> bool:
     if cb is None:
         return False
     s, shift = p
-    bm2 = bm.astype(np.float64) * (s[:, None] if trans_b else s[None, :])
+    bm2 = like(bm.shape, bm) if is_placeholder(bm) else _scaled(bm, s[:, None] if trans_b else s[None, :])
     c2 = s * float(gemm.attrs.get("beta", 1.0)) * cb + shift
     bn_, cn = f"{gemm.name}__bn_folded_b", f"{gemm.name}__bn_folded_c"
-    g.constants[bn_], g.constants[cn] = bm2.astype(bm.dtype), c2.astype(bm.dtype)
+    g.constants[bn_], g.constants[cn] = bm2, c2.astype(bm.dtype)
     gemm.inputs = [gemm.inputs[0], bn_, cn]
     gemm.attrs = dict(gemm.attrs, beta=1.0)
     return True

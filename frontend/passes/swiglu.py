@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Node
+from ..meta_const import is_placeholder, like
 from .util import consumers, producers
 
 FUSED_SWIGLU = "FusedSwiGlu"
@@ -101,7 +102,8 @@ def _rewrite(g, y, a, b, s, m, pa, pb, k) -> bool:
         return False
     h = pa.inputs[0]
     w_name, gu = f"{y.name}__gate_up_weight{k}", f"{y.name}__gate_up{k}"
-    g.constants[w_name] = np.concatenate([wg, wu], axis=1)
+    g.constants[w_name] = like((wg.shape[0], 2 * wg.shape[1]), wg) if is_placeholder(wg) or is_placeholder(wu) \
+        else np.concatenate([wg, wu], axis=1)
     if g.shapes.get(a) is not None:
         g.shapes[gu] = tuple(g.shapes[a][:-1]) + (2 * wg.shape[1],)
     mm = Node("MatMul", f"{y.name}__gate_up_matmul{k}", [h, w_name], [gu], {})

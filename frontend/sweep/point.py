@@ -20,11 +20,15 @@ from npu_sim.metrics import PIPE_UNITS
 
 
 @functools.lru_cache(maxsize=8)
-def _graph(model: str, fuse: bool, batch: int | None = None, dims: tuple = ()):
+def _graph(model: str, fuse: bool, timing_only: bool = False, batch: int | None = None, dims: tuple = ()):
+    """The loaded graph of ``model``, cached per process; a timing-only point's holds its
+    big weights as metadata only (:mod:`frontend.meta_const`). ``batch`` / ``dims``
+    (sorted (name, value) pairs): frontend.batch.shape_model (RebatchError: the point
+    fails with its message)."""
     from ..batch import shape_model
     from ..cli.common import load_graph, resolve_model
-    src, _ = shape_model(resolve_model(model), batch, dict(dims))   # RebatchError: the point fails with its message
-    return load_graph(src, fuse=fuse)
+    src, _ = shape_model(resolve_model(model), batch, dict(dims))
+    return load_graph(src, fuse=fuse, timing_only=timing_only)
 
 
 def _np_dtype(name: str):
@@ -40,7 +44,8 @@ def _run_model(chip: ChipConfig, wl: dict, timing_only: bool, mode: str = "graph
     from .. import profiling
     from ..program import check
     from ..runner import ModelRunner
-    graph = _graph(wl["model"], wl.get("fuse", True), wl.get("batch"), tuple(sorted((wl.get("dims") or {}).items())))
+    graph = _graph(wl["model"], wl.get("fuse", True), timing_only, wl.get("batch"),
+                   tuple(sorted((wl.get("dims") or {}).items())))
     if profiling.acl_initialized():
         acl.finalize()
     check(acl.init(chip=chip, timing_only=timing_only), "acl.init")

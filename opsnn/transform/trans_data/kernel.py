@@ -18,13 +18,26 @@ from .infershape import FRACTAL_N0, NC1HWC0_TO_NCHW, NCHW_TO_FRACTAL_Z, c1_of
 from .tiling_data import TransDataTilingData
 
 
+def _split_channels(dst: np.ndarray, src: np.ndarray, c0: int) -> None:
+    """Write ``src`` [A, C, ...] into ``dst`` [A', C1, C0, ...] (a strided view of a
+    zeroed packed array, A' >= A) as ``dst[a, c // C0, c % C0] = src[a, c]``: whole C0
+    groups in one assignment, the last partial group in a second (one copy of the data)."""
+    a, c = src.shape[:2]
+    full = c // c0
+    if full:
+        dst[:a, :full] = src[:, :full * c0].reshape((a, full, c0) + src.shape[2:])
+    if c % c0:
+        dst[:a, full, :c % c0] = src[:, full * c0:]
+
+
 def nchw_to_nc1hwc0(x: np.ndarray, c0: int) -> np.ndarray:
-    """[N, C, H, W] -> [N, C1, H, W, C0], channels zero-padded to C1*C0 (x's dtype)."""
+    """[N, C, H, W] -> [N, C1, H, W, C0], channels zero-padded to C1*C0 (x's dtype).
+    One copy: ``x`` is written through the [N, C1, C0, H, W] view of the zeroed output."""
     n, c, h, w = x.shape
     c1 = c1_of(c, c0)
-    xp = np.zeros((n, c1 * c0, h, w), x.dtype)
-    xp[:, :c] = x
-    return np.ascontiguousarray(xp.reshape(n, c1, c0, h, w).transpose(0, 1, 3, 4, 2))
+    out = np.zeros((n, c1, h, w, c0), x.dtype)
+    _split_channels(out.transpose(0, 1, 4, 2, 3), x, c0)
+    return out
 
 
 def nc1hwc0_to_nchw(x5: np.ndarray, c: int) -> np.ndarray:
@@ -34,13 +47,16 @@ def nc1hwc0_to_nchw(x5: np.ndarray, c: int) -> np.ndarray:
 
 
 def oihw_to_fractal_z(wt: np.ndarray, c0: int) -> np.ndarray:
-    """Weight [Cout, Cin, kh, kw] -> FRACTAL_Z [C1*kh*kw, N1, 16, C0] (zero-padded)."""
+    """Weight [Cout, Cin, kh, kw] -> FRACTAL_Z [C1*kh*kw, N1, 16, C0] (zero-padded).
+    One copy: ``wt`` is written through the [N1*16, C1, C0, kh, kw] view of the zeroed
+    output (``tests/opsnn/transform/test_trans_data_one_copy.py`` checks it bit for bit
+    against the pad-then-transpose form)."""
     co, ci, kh, kw = wt.shape
     c1, n1 = c1_of(ci, c0), c1_of(co, FRACTAL_N0)
-    wp = np.zeros((n1 * FRACTAL_N0, c1 * c0, kh, kw), wt.dtype)
-    wp[:co, :ci] = wt
-    r = wp.reshape(n1, FRACTAL_N0, c1, c0, kh, kw).transpose(2, 4, 5, 0, 1, 3)  # c1, kh, kw, n1, n0, c0
-    return np.ascontiguousarray(r.reshape(c1 * kh * kw, n1, FRACTAL_N0, c0))
+    out = np.zeros((c1 * kh * kw, n1, FRACTAL_N0, c0), wt.dtype)
+    view = out.reshape(c1, kh, kw, n1 * FRACTAL_N0, c0).transpose(3, 0, 4, 1, 2)   # n, c1, c0, kh, kw
+    _split_channels(view, wt, c0)
+    return out
 
 
 def fractal_z_to_oihw(wz: np.ndarray, oihw) -> np.ndarray:
