@@ -103,9 +103,8 @@ class Profiler:
         k = k if seen_dev is dev else 0
         if k < len(recs) and dev.recorder.enabled:
             counter, pid = dev.recorder.counter, dev.track_pid
-            for i in range(k, len(recs)):
-                r = recs[i]
-                counter(pid, L2_COUNTER_SERIES, r["start_ns"] + r["dur_ns"], 100.0 * r.get("l2_hit_rate", 0.0))
+            for start, dur, rate in recs.columns(("start_ns", "dur_ns", "l2_hit_rate"), 0.0, since=k):
+                counter(pid, L2_COUNTER_SERIES, start + dur, 100.0 * rate)
         self._l2_seen = (dev, len(recs))
 
     def device_ran(self) -> None:

@@ -36,7 +36,7 @@ import os
 import pickle
 import tempfile
 from array import array
-from operator import itemgetter
+from operator import is_, itemgetter
 from typing import Any, Iterator
 
 _F, _I, _S, _O, _T, _P = 0, 1, 2, 3, 4, 5   # leaf tags: float, int (64-bit), interned str, object,
@@ -100,7 +100,7 @@ class DictColumns:
 
     __slots__ = ("_shapes", "_shape_ids", "_sid", "_f", "_i", "_o", "_fo", "_io", "_oo", "_strs",
                  "_statics", "_static_ids", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok", "_plans",
-                 "_builders", "_tails")
+                 "_builders", "_tails", "_pickers")
 
     def __init__(self) -> None:
         self._shapes: list[tuple] = []              # shape id -> shape
@@ -121,6 +121,7 @@ class DictColumns:
         self._plans: dict = {}                      # layout signature -> _Plan (see _store)
         self._tails: dict = {}                      # id(tail) -> (tail, static, _parts) for add_parts
         self._builders: list = []                   # shape id -> its reader (_builder), made at the first read
+        self._pickers: dict = {}                    # (shape id, keys, default) -> its _picker, for columns
 
     def __len__(self) -> int:
         return self._base + len(self._sid)
@@ -236,8 +237,10 @@ class DictColumns:
         tl, tk, tt, ts = hit[2]
         leaves = hl + tl
         hkey = (hk, ht, st)
-        plan = hit[3].get(hkey) if dict not in ht else None
-        if plan is not None and (plan.tget is None or all(map(_is, plan.tget(leaves), plan.tvals))):
+        cached = hit[3].get(hkey) if dict not in ht else None
+        if cached is not None and (cached[1] or all(map(is_, cached[0].tget(leaves), cached[0].tvals))):
+            # cached[1]: every static leaf lies in the tail, checked when cached (neither changes)
+            plan = cached[0]
             sid = self._replay(plan, leaves, lambda: {**head, **tail}, static or None)
         else:
             hl, hk, ht, hs = _parts(head, None)
@@ -246,7 +249,8 @@ class DictColumns:
             sid = self._store_leaves(lambda: {**head, **tail}, leaves, sig, static or None, st)
             plan = self._plans.get((sig, st))
             if plan is not None and plan.sid == sid and len(hit[3]) < 64:
-                hit[3][hkey] = plan   # the layout of this head with this tail: no signature to build next time
+                # the layout of this head with this tail: no signature to build next time
+                hit[3][hkey] = (plan, plan.tget is None or min(plan.tidx) >= len(hk))
         self._sid.append(sid)
         n = self._base + len(self._sid) - 1
         if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
@@ -285,7 +289,7 @@ class DictColumns:
             if len(self._plans) < 4096:
                 self._plans[key] = _Plan(shape, sid, static)
             return sid
-        if plan.tget is not None and not all(map(_is, plan.tget(leaves), plan.tvals)):
+        if plan.tget is not None and not all(map(is_, plan.tget(leaves), plan.tvals)):
             return self._sid_of(self._flatten(d if d is not None else make(), self._f, self._i, self._o, static))
         return self._replay(plan, leaves, d if d is not None else make, static)
 
@@ -341,16 +345,38 @@ class DictColumns:
             b = builders[k] = _builder(self._shapes[k])
         return b(f, i, o, fo[j], io[j], oo[j], self._statics[st[j]])
 
+    def columns(self, keys: tuple, default=None, since: int = 0) -> list[tuple]:
+        """Per stored dict from index ``since`` on, the tuple of its top-level values
+        at ``keys`` (``default`` for a key it lacks), as ``tuple(d.get(k, default) for
+        k in keys)`` of each :meth:`get` would give, without building the dicts: a
+        reader per (layout, keys) compiled once (:func:`_picker`). ``default`` must be
+        hashable (it keys that cache)."""
+        out: list[tuple] = []
+        n = len(self)
+        j = max(since, 0)
+        pickers = self._pickers
+        if len(pickers) > 4096:
+            pickers.clear()
+        while j < n:
+            (sid, st, f, i, o, fo, io, oo), lo = self._segment(j)
+            hi = min(len(sid), lo + n - j)
+            statics, shapes = self._statics, self._shapes
+            app = out.append
+            for m in range(lo, hi):
+                k = sid[m]
+                p = pickers.get((k, keys, default))
+                if p is None:
+                    p = pickers[(k, keys, default)] = _picker(shapes[k], keys, default)
+                app(p(f, i, o, fo[m], io[m], oo[m], statics[st[m]]))
+            j += hi - lo
+        return out
+
     def nbytes(self) -> int:
         """Host bytes of the in-memory columns (not the interned shapes or strings, nor
         objects, nor what was spilled to the spool file)."""
         return sum(c.itemsize * len(c) for c in (self._sid, self._f, self._i, self._fo, self._io, self._oo,
                                                  self._st)) \
             + 8 * len(self._o)
-
-
-def _is(a, b) -> bool:
-    return a is b
 
 
 def _leaves_sig(d: dict, static: dict | None) -> tuple[list, tuple]:
@@ -408,7 +434,7 @@ class _Plan:
     leaf positions of each column in visiting order, and the static leaves with the
     objects they must be."""
 
-    __slots__ = ("sid", "fget", "iget", "oidx", "tget", "tvals")
+    __slots__ = ("sid", "fget", "iget", "oidx", "tget", "tidx", "tvals")
 
     def __init__(self, shape: tuple, sid: int, static: dict | None):
         tags: list = []
@@ -428,7 +454,8 @@ class _Plan:
         self.fget = _getter([j for j, t in enumerate(tags) if t == _F])
         self.iget = _getter([j for j, t in enumerate(tags) if t == _I])
         self.oidx = tuple((j, t) for j, t in enumerate(tags) if t in (_S, _P, _O))
-        self.tget = _getter([j for j, _ in tkeys])
+        self.tidx = tuple(j for j, _ in tkeys)
+        self.tget = _getter(list(self.tidx))
         self.tvals = tuple(static[k] for _, k in tkeys) if tkeys else ()
 
 
@@ -470,6 +497,48 @@ def _builder(shape: tuple):
     if body is None:
         return lambda f, i, o, a, b, c, st: _build(shape, f, i, o, [a, b, c], st)[0]
     return eval(f"lambda f, i, o, a, b, c, st: {body}", {"loads": pickle.loads})   # noqa: S307 - keys are repr'd
+
+
+def _picker(shape: tuple, keys: tuple, default):
+    """A reader of the top-level values at ``keys`` of dicts of layout ``shape``:
+    ``fn(f, i, o, f0, i0, o0, static)`` returns the tuple :meth:`DictColumns.columns`
+    gives for one stored dict, compiled once as one tuple display (as :func:`_builder`
+    compiles a dict display). A key whose value is a nested dict is read through the
+    full builder."""
+    pos = [0, 0, 0]
+    where: dict = {}
+
+    def walk(sh, top: bool) -> None:
+        for k, tag in sh:
+            if type(tag) is tuple:
+                if top:
+                    where[k] = None
+                walk(tag, False)
+                continue
+            if tag == _T:
+                v = f"st[K[{keys.index(k)}]]" if k in keys else ""
+            elif tag == _F:
+                v = f"f[a + {pos[0]}]"
+                pos[0] += 1
+            elif tag == _I:
+                v = f"i[b + {pos[1]}]"
+                pos[1] += 1
+            elif tag == _P:
+                v = f"loads(o[c + {pos[2]}])"
+                pos[2] += 1
+            else:
+                v = f"o[c + {pos[2]}]"
+                pos[2] += 1
+            if top:
+                where[k] = v
+
+    walk(shape, True)
+    if any(k in where and where[k] is None for k in keys):
+        full = _builder(shape)
+        return lambda f, i, o, a, b, c, st: tuple(full(f, i, o, a, b, c, st).get(k, default) for k in keys)
+    body = "".join(f"{where[k] if k in where else 'D'}, " for k in keys)
+    return eval(f"lambda f, i, o, a, b, c, st: ({body})",   # noqa: S307 - only positions and names
+                {"loads": pickle.loads, "K": keys, "D": default})
 
 
 def _build(shape: tuple, f, i, o, pos: list, static: dict) -> tuple[dict, list]:
@@ -514,6 +583,12 @@ class KernelRecords:
         """:meth:`append` of ``{**head, **tail}`` for a shared, unchanging ``tail``
         (``DictColumns.add_parts``): the same stored record, less work per call."""
         self._cols.add_parts(head, tail, static)
+
+    def columns(self, keys: tuple, default=None, since: int = 0) -> list[tuple]:
+        """Per record from index ``since``, the tuple of its values at ``keys``
+        (``default`` where a record lacks one), without building the record dicts
+        (``DictColumns.columns``); e.g. the profiler's L2 samples."""
+        return self._cols.columns(keys, default, since)
 
     def clear(self) -> None:
         self._cols.clear()
@@ -629,8 +704,8 @@ class SpanColumns:
         """One span's fields (``args`` stored once per pass for dicts shared by
         several spans: ``cache`` maps id(args) to its index for this pass)."""
         if (type(start) is not float or type(dur) is not float or type(name) is not str or type(cat) is not str
-                or not (flow_id is None or type(flow_id) is int) or type(flow_out) is not bool
-                or type(track) is not tuple):
+                or not (flow_id is None or (type(flow_id) is int and _NONE < flow_id <= _INT_MAX))
+                or type(flow_out) is not bool or type(track) is not tuple):
             self._other((track, name, start, dur, cat, args, flow_id, flow_out))
             return
         if args is None:
@@ -657,8 +732,9 @@ class SpanColumns:
         """One pipe entry ``(track, name, start, dur, tile, nbytes)``."""
         track, name, start, dur, tile, nbytes = e
         if (type(start) is not float or type(dur) is not float or type(tile) is not int or type(nbytes) is not int
-                or type(track) is not tuple or type(name) is not str):
-            self._other(e)
+                or type(track) is not tuple or type(name) is not str
+                or not (_INT_MIN <= tile <= _INT_MAX and _INT_MIN <= nbytes <= _INT_MAX)):
+            self._other(e)   # kept as it is (e.g. an int of 64 bits or more: the columns hold int64)
             return
         self.kind.append(1)
         self.track.append(self._id(track))
@@ -687,6 +763,12 @@ class SpanColumns:
             m = len(chunk)
             _id = self._id
             tracks, names, t0, dur, tile, nb = zip(*chunk)
+            try:   # before any column grows: an int outside int64 sends the chunk entry by entry
+                tile, nb = array("q", tile), array("q", nb)
+            except OverflowError:
+                for e in chunk:
+                    self.add_pipe(e)
+                continue
             self.kind.extend(b"\x01" * m)
             self.track.extend(map(_id, tracks))
             self.name.extend(map(_id, names))
