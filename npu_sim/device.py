@@ -22,6 +22,7 @@ from typing import Any, Callable
 import simpy
 from simpy.events import NORMAL
 
+from .blas_threads import BLAS_THREADS_ENV, limit_blas_threads  # noqa: F401  (BLAS_THREADS_ENV re-exported)
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
 from .hardware.bandwidth import BandwidthServer, l2_read_bytes_per_ns, sustained_hbm_bytes_per_ns
@@ -60,37 +61,6 @@ def spec_trace_args(spec: KernelSpec) -> dict[str, Any]:
 
 #: environment variable: "0" turns the uncontended fast path off (Device.fast_path; default on)
 FAST_PATH_ENV = "NPU_SIM_FAST_PATH"
-
-#: environment variable: BLAS threads for kernel bodies (default 1; "0" leaves BLAS alone)
-BLAS_THREADS_ENV = "NPU_SIM_BLAS_THREADS"
-_blas_limited = False
-
-
-def limit_blas_threads() -> None:
-    """Set the BLAS thread pool (OpenBLAS/MKL behind numpy) to ``$NPU_SIM_BLAS_THREADS``
-    threads (default 1), once per process, through threadpoolctl. Why: the bodies'
-    matmuls are small and one per kernel; with OpenBLAS's default of one thread per
-    core, a 1x768x768 fp32 matmul took 8 ms instead of 80 us when another core was
-    busy (issue 17, measured on a 2-core machine). Results do not depend on it:
-    OpenBLAS splits a GEMM over M and N, never over K. The limit is process-wide."""
-    global _blas_limited
-    if _blas_limited:
-        return
-    _blas_limited = True
-    raw = os.environ.get(BLAS_THREADS_ENV, "").strip()
-    try:
-        n = int(raw, 10) if raw else 1
-    except ValueError:
-        n = -1
-    if n < 0:   # one line naming the variable (acl_runtime.env's form; npu_sim cannot import it)
-        import sys
-        sys.stderr.write(f"npu-sim: warning: {BLAS_THREADS_ENV}={raw!r} is not valid "
-                         "(a whole number >= 0); using 1\n")
-        n = 1
-    if n > 0:
-        from threadpoolctl import threadpool_limits
-        threadpool_limits(limits=n, user_api="blas")
-
 
 _INF = float("inf")
 

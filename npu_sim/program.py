@@ -239,7 +239,7 @@ class MemoryAccess(Protocol):
     """What a functional body sees: typed, bounds-checked numpy views of device memory."""
 
     def array(self, addr: int, shape: tuple[int, ...], dtype: Any,
-              strides: tuple[int, ...] | None = None) -> np.ndarray: ...
+              strides: tuple[int, ...] | None = None, writable: bool = True) -> np.ndarray: ...
 
 
 #: A functional body: computes the kernel's real numbers, reading and writing device

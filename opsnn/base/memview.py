@@ -8,12 +8,17 @@ from npu_sim.program import MemoryAccess
 from .tensor import aclTensor
 
 
-def tensor_view(mem: MemoryAccess, addr: int, t: aclTensor) -> np.ndarray:
+def tensor_view(mem: MemoryAccess, addr: int, t: aclTensor, writable: bool = True) -> np.ndarray:
     """numpy view of tensor ``t`` stored at device address ``addr`` (honours the
-    view's strides and offset; raises DeviceMemoryError on a bad address)."""
+    view's strides and offset; raises DeviceMemoryError on a bad address). An input
+    the body only reads passes ``writable=False``: the view may be read-only, and a
+    weight shared with its host bytes is then not copied
+    (:meth:`npu_sim.device_memory.DeviceMemory.array`)."""
     item = t.itemsize
-    return mem.array(addr + t.view_offset * item, t.view_shape, t.np_dtype,
-                     None if t.is_contiguous else tuple(s * item for s in t.view_strides))
+    strides = None if t.is_contiguous else tuple(s * item for s in t.view_strides)
+    if writable:
+        return mem.array(addr + t.view_offset * item, t.view_shape, t.np_dtype, strides)
+    return mem.array(addr + t.view_offset * item, t.view_shape, t.np_dtype, strides, writable=False)
 
 
 def write_out(mem: MemoryAccess, addr: int, t: aclTensor, value: np.ndarray) -> None:

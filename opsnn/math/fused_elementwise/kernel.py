@@ -36,15 +36,61 @@ def tile_program(td: FusedElementwiseTilingData, args: dict, tiling_key: int) ->
                        args=dict(args, bytes=td.gm_bytes, live_tiles=td.live_tiles))
 
 
-def run_chain(xs: list[np.ndarray], steps) -> np.ndarray:
-    """The chain's result for input arrays ``xs`` (each step in its result dtype)."""
+#: steps that are one numpy ufunc of operands in the result dtype (the _COMPUTE entries
+#: above reduce to these for float operands: Add/Sub with alpha 1, Relu max(x, 0)), so
+#: they may write into a dead intermediate with ``out=`` and give the same bits
+_UFUNC = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.true_divide, "Relu": np.maximum,
+          "Sqrt": np.sqrt}
+
+
+def _in_place_target(op, a, dt, shape, reusable):
+    """The index in ``reusable`` (a list of (index, array)) of a dead chain-owned
+    operand the step ``op`` can write into, or None: every operand float of the result
+    dtype ``dt`` and the target already of the result ``shape``."""
+    if op not in _UFUNC or dt.kind != "f" or any(x.dtype != dt for x in a):
+        return None
+    for k, x in reusable:
+        if x.shape == shape:
+            return k
+    return None
+
+
+def run_chain(xs: list[np.ndarray], steps, out: np.ndarray | None = None) -> np.ndarray:
+    """The chain's result for input arrays ``xs`` (each step in its result dtype).
+    Intermediates no later step reads are reused as the output of an elementwise step
+    (``out=``; the same ufunc on the same dtypes, so the same bits). ``out``: when
+    given (not overlapping any input), the last step may be written straight into it;
+    the return value is then ``out`` itself or an array still to be stored."""
     dts = step_dtypes([x.dtype for x in xs], steps)
     vals = list(xs)
+    n_in = len(xs)
+    last_use = {}
+    for k, (_op, operands, _attrs) in enumerate(steps):
+        for o in operands:
+            last_use[o] = k
+    owned = set()   # indices of chain-made arrays that own their memory
     with np.errstate(all="ignore"):
-        for (op, operands, _attrs), dt in zip(steps, dts):
+        for k, ((op, operands, _attrs), dt) in enumerate(zip(steps, dts)):
             a = [vals[o] for o in operands]
-            r = a[0].astype(dt) if op == "Cast" else _COMPUTE[op](*a)
-            vals.append(np.asarray(r).astype(dt, copy=False))
+            r = None
+            if op != "Cast" and op in _UFUNC:
+                shape = np.broadcast_shapes(*[x.shape for x in a])
+                dead = [(o, vals[o]) for o in dict.fromkeys(operands) if o in owned and last_use[o] == k]
+                if k == len(steps) - 1 and out is not None and out.dtype == dt and out.shape == shape \
+                        and dt.kind == "f" and all(x.dtype == dt for x in a):
+                    dead = [(-1, out)]
+                t = _in_place_target(op, a, dt, shape, dead)
+                if t is not None:
+                    target = out if t == -1 else vals[t]
+                    r = _UFUNC[op](*a, dt.type(0), out=target) if op == "Relu" else _UFUNC[op](*a, out=target)
+            if r is None:
+                r = a[0].astype(dt) if op == "Cast" else _COMPUTE[op](*a)
+                r = np.asarray(r).astype(dt, copy=False)
+                if isinstance(r, np.ndarray) and r.base is None and all(r is not v for v in vals):
+                    owned.add(n_in + k)
+            else:
+                owned.add(n_in + k)
+            vals.append(r)
     return vals[-1]
 
 
@@ -54,8 +100,11 @@ def fused_body(in_ts, out_t, steps):
         def body(mem):
             if out_t.numel == 0:
                 return
-            xs = [tensor_view(mem, a, t) for a, t in zip(addrs, in_ts)]
-            r = run_chain(xs, steps)
-            write_out(mem, addrs[len(in_ts)], out_t, np.broadcast_to(r, out_t.view_shape))
+            xs = [tensor_view(mem, a, t, writable=False) for a, t in zip(addrs, in_ts)]
+            o = tensor_view(mem, addrs[len(in_ts)], out_t)
+            direct = o if not any(np.may_share_memory(o, x) for x in xs) else None
+            r = run_chain(xs, steps, direct)
+            if r is not o:
+                write_out(mem, addrs[len(in_ts)], out_t, np.broadcast_to(r, out_t.view_shape))
         return body
     return make

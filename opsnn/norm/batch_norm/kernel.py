@@ -60,7 +60,15 @@ def make_body(x_t, w_t, b_t, m_t, v_t, out_t, eps: float):
             if "b" in params:
                 shift = shift + params["b"]
             bshape = (1, c) + (1,) * (len(x_t.view_shape) - 2)
-            r = tensor_view(mem, addrs[0], x_t).astype(np.float32)  # a copy: output may alias input
+            x = tensor_view(mem, addrs[0], x_t, writable=False)
+            if x.dtype == np.float32 and np.dtype(out_t.np_dtype) == np.float32 and out_t.view_shape == x.shape:
+                # fp32 in and out: the same two fp32 ufuncs, straight into the output (numpy's
+                # ufuncs give the elementwise result even when the output aliases the input)
+                o = tensor_view(mem, addrs[-1], out_t)
+                np.multiply(x, scale.reshape(bshape), out=o)
+                np.add(o, shift.reshape(bshape), out=o)
+                return
+            r = x.astype(np.float32)  # a copy: output may alias input
             r *= scale.reshape(bshape)
             r += shift.reshape(bshape)
             write_out(mem, addrs[-1], out_t, r)

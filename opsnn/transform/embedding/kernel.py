@@ -41,7 +41,7 @@ def embedding_body(w_ref, i_ref, out_ref):
                 pos = tuple(int(p) for p in np.argwhere(bad)[0])
                 raise EmbeddingIndexError(f"Embedding: indices{list(pos)} = {int(idx[pos])} is out of range "
                                           f"[0, {v}) ({int(bad.sum())} bad index(es))")
-            w = tensor_view(mem, wa, w_t)
+            w = tensor_view(mem, wa, w_t, writable=False)   # the table: read, never copied
             write_out(mem, oa, out_t, w[idx])
         return body
     return make

@@ -31,7 +31,7 @@ def gather_v2_body(x_ref, i_ref, out_ref):
                 pos = tuple(int(p) for p in np.argwhere(bad)[0])
                 raise GatherV2IndexError(f"GatherV2: index{list(pos)} = {int(idx[pos])} is out of range "
                                          f"[-{n}, {n}) ({int(bad.sum())} bad index(es))")
-            x = tensor_view(mem, xa, x_t)
+            x = tensor_view(mem, xa, x_t, writable=False)   # a weight: read, never copied
             write_out(mem, oa, out_t, x[np.where(idx < 0, idx + n, idx)])
         return body
     return make

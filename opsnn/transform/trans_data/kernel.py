@@ -14,7 +14,7 @@ from npu_sim.program import KernelSpec
 
 from ...base.memview import tensor_view
 from ...base.vector_tiling import vector_spec
-from .infershape import FRACTAL_N0, NC1HWC0_TO_NCHW, NCHW_TO_FRACTAL_Z, c1_of
+from .infershape import FRACTAL_N0, NC1HWC0_TO_NCHW, NCHW_TO_FRACTAL_Z, NCHW_TO_NC1HWC0, c1_of
 from .tiling_data import TransDataTilingData
 
 
@@ -46,6 +46,39 @@ def nc1hwc0_to_nchw(x5: np.ndarray, c: int) -> np.ndarray:
     return np.ascontiguousarray(x5.transpose(0, 1, 4, 2, 3).reshape(n, c1 * c0, h, w)[:, :c])
 
 
+def nchw_to_nc1hwc0_into(x: np.ndarray, out5: np.ndarray) -> None:
+    """:func:`nchw_to_nc1hwc0` of ``x`` [N, C, H, W] written straight into ``out5``
+    [N, C1, H, W, C0] (cast to its dtype on assignment, the pad channels set to 0): one
+    pass over the data instead of a padded copy, a transposed copy and the store. The
+    same values (a copy, no arithmetic)."""
+    n, c, h, w = x.shape
+    c1, c0 = out5.shape[1], out5.shape[4]
+    full = c // c0
+    if full:
+        out5[:, :full] = x[:, :full * c0].reshape(n, full, c0, h, w).transpose(0, 1, 3, 4, 2)
+    if full < c1:   # the last slice: the remaining channels, then zeros
+        rem = c - full * c0
+        out5[:, full, :, :, :rem] = x[:, full * c0:].transpose(0, 2, 3, 1)
+        out5[:, full, :, :, rem:] = 0
+
+
+def nc1hwc0_to_nchw_into(x5: np.ndarray, out: np.ndarray) -> bool:
+    """:func:`nc1hwc0_to_nchw` of ``x5`` written straight into ``out`` [N, C, H, W]
+    (cast on assignment) in one pass. Returns False, writing nothing, when ``out``'s
+    channel axis cannot be split into [C1, C0] views (then use the copying form)."""
+    n, c1, h, w, c0 = x5.shape
+    c = out.shape[1]
+    full = c // c0
+    if full:
+        v = out[:, :full * c0].reshape(n, full, c0, h, w)
+        if v.flags.owndata:   # a copy, not a view of ``out``
+            return False
+        v[...] = x5[:, :full].transpose(0, 1, 4, 2, 3)
+    if full < c1:
+        out[:, full * c0:] = x5[:, full, :, :, :c - full * c0].transpose(0, 3, 1, 2)
+    return True
+
+
 def oihw_to_fractal_z(wt: np.ndarray, c0: int) -> np.ndarray:
     """Weight [Cout, Cin, kh, kw] -> FRACTAL_Z [C1*kh*kw, N1, 16, C0] (zero-padded).
     One copy: ``wt`` is written through the [N1*16, C1, C0, kh, kw] view of the zeroed
@@ -68,9 +101,12 @@ def fractal_z_to_oihw(wz: np.ndarray, oihw) -> np.ndarray:
     return np.ascontiguousarray(r[:co, :ci])
 
 
-def packed_view(mem, addr: int, shape, np_dtype) -> np.ndarray:
-    """numpy view of a row-major packed (NC1HWC0 / FRACTAL_Z) storage at ``addr``."""
-    return mem.array(addr, tuple(int(d) for d in shape), np_dtype, None)
+def packed_view(mem, addr: int, shape, np_dtype, writable: bool = True) -> np.ndarray:
+    """numpy view of a row-major packed (NC1HWC0 / FRACTAL_Z) storage at ``addr``
+    (``writable=False``: only read, see :func:`opsnn.base.memview.tensor_view`)."""
+    if writable:
+        return mem.array(addr, tuple(int(d) for d in shape), np_dtype, None)
+    return mem.array(addr, tuple(int(d) for d in shape), np_dtype, None, writable=False)
 
 
 def tile_program(td: TransDataTilingData, args: dict, tiling_key: int) -> KernelSpec:
@@ -102,10 +138,15 @@ def trans_data_body(td: TransDataTilingData, src_ref, dst_ref):
 
         def body(mem):
             if unpack:
-                src = packed_view(mem, sa, td.packed, src_ref.meta.np_dtype)
-                tensor_view(mem, da, dst_ref.meta)[...] = convert(td.kind, src, td.logical, td.c0)
+                src = packed_view(mem, sa, td.packed, src_ref.meta.np_dtype, writable=False)
+                dst = tensor_view(mem, da, dst_ref.meta)
+                if not nc1hwc0_to_nchw_into(src, dst):
+                    dst[...] = convert(td.kind, src, td.logical, td.c0)
+            elif td.kind == NCHW_TO_NC1HWC0:
+                nchw_to_nc1hwc0_into(tensor_view(mem, sa, src_ref.meta, writable=False),
+                                     packed_view(mem, da, td.packed, dst_ref.meta.np_dtype))
             else:
-                src = tensor_view(mem, sa, src_ref.meta)
+                src = tensor_view(mem, sa, src_ref.meta, writable=False)
                 packed_view(mem, da, td.packed, dst_ref.meta.np_dtype)[...] = convert(td.kind, src, td.logical,
                                                                                        td.c0)
         return body
