@@ -2,7 +2,8 @@
 
 The one place the frontend touches the runtime object itself, and only through its
 public read-only methods: ``initialized``, ``kernel_records(since)``,
-``kernels_completed()``, ``peak_memory_bytes()`` and ``write_trace(path, metadata)``.
+``kernels_completed()``, ``peak_memory_bytes()``, ``write_trace(path, metadata)`` and
+whether the device holds data (``context.backed``).
 Everything that changes state goes through the pyACL-style binding
 (:mod:`frontend.program`).
 """
@@ -14,6 +15,11 @@ from acl_runtime.runtime import runtime
 def acl_initialized() -> bool:
     """True between ``acl.init()`` and ``acl.finalize()``."""
     return runtime().initialized
+
+
+def device_holds_data() -> bool:
+    """True when the device stores tensor bytes (``acl.init()`` without ``timing_only``)."""
+    return bool(runtime().context.backed)
 
 
 def kernels_completed() -> int:

@@ -125,8 +125,8 @@ class ModelRunner:
         """A C-contiguous host array of ``arr``'s shape and dtype viewing one shared
         zeroed buffer (calloc'd, so untouched pages cost no memory), for a placeholder's
         timed upload."""
-        from acl_runtime.runtime import runtime
-        if runtime().context.backed:
+        from .profiling import device_holds_data
+        if device_holds_data():
             raise MetaConstantError(f"constant {name!r} is metadata only (a graph loaded for timing-only runs): "
                                     "it cannot be uploaded to a device that holds data")
         if self._zero_host is None or self._zero_host.nbytes < arr.nbytes:
