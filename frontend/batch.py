@@ -171,13 +171,11 @@ def shape_model(path, batch: int | None = None, dims: dict[str, int] | None = No
     names)``. Raises :class:`RebatchError` (also for an unreadable model)."""
     if not batch and not dims:
         return path, []
-    if isinstance(path, onnx.ModelProto):
-        model = path
-    else:
-        try:
-            model = onnx.load(str(path))
-        except Exception as e:  # noqa: BLE001 - protobuf raises many kinds
-            raise RebatchError(f"cannot read ONNX model {path}: {e}") from None
+    from .onnx_import import UnsupportedModelError, read_onnx
+    try:
+        model = read_onnx(path)
+    except UnsupportedModelError as e:
+        raise RebatchError(str(e)) from None
     rewritten: list[str] = []
     if dims:
         model = pin_dims(model, dims)

@@ -214,6 +214,17 @@ def _real(name: str, consts: dict, lost: dict) -> np.ndarray:
     return np.array(consts[name])
 
 
+def read_onnx(path_or_model) -> onnx.ModelProto:
+    """``path_or_model`` itself if it is a ModelProto, else the model parsed from the
+    file. Raises :class:`UnsupportedModelError` for an unreadable file."""
+    if isinstance(path_or_model, onnx.ModelProto):
+        return path_or_model
+    try:
+        return onnx.load(str(path_or_model))
+    except Exception as e:  # noqa: BLE001 - protobuf raises many kinds
+        raise UnsupportedModelError(f"cannot read ONNX model {path_or_model}: {e}") from None
+
+
 def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, np.ndarray] | None = None,
               fuse_attention: bool = True, meta_only: bool = False) -> Graph:
     """Load and fold a model. ``overrides`` replace initializers (e.g. weights fed
@@ -225,13 +236,7 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
     weights are metadata-only placeholders (:mod:`frontend.meta_const`): the graph can be
     simulated on a timing-only device only. Raises :class:`UnsupportedModelError` for an
     unreadable model."""
-    if isinstance(path_or_model, onnx.ModelProto):
-        model = path_or_model
-    else:
-        try:
-            model = onnx.load(str(path_or_model))
-        except Exception as e:  # noqa: BLE001 - protobuf raises many kinds
-            raise UnsupportedModelError(f"cannot read ONNX model {path_or_model}: {e}") from None
+    model = read_onnx(path_or_model)
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
     g = model.graph
     overrides = overrides or {}
