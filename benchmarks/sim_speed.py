@@ -1,4 +1,4 @@
-"""The simulator's own speed: ``python -m benchmarks.sim_speed [--models a,b] [--quick] [--repeat N]``.
+"""The simulator's own speed: ``python -m benchmarks.sim_speed [--models a,b] [--quick] [--repeat N] [--mode eager]``.
 
 Part 1 -- per model (every light model onnx ships, and paraphrase-MiniLM-L3-v2 when
 installed, at batch 2 x seq 16 and 8 x 128: ``MINILM``), each measurement in a fresh child process, the modes interleaved
@@ -447,8 +447,8 @@ def memory_scaling(quick: bool, session) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", help="light model names, ';'-separated, each optionally NAME@B,S for its dynamic "
-                                     "dims (default: all, plus MiniLM at 2x16 and 8x128)")
+    ap.add_argument("--models", help="comma-separated light model names; NAME@B,S sets a model's dynamic dims, and then "
+                                     "';' separates the names (default: all, plus MiniLM at 2x16 and 8x128)")
     ap.add_argument("--quick", action="store_true", help="light ResNet-50 and MiniLM only, smaller scaling runs")
     ap.add_argument("--repeat", type=int, default=1,
                     help="interleaved rounds per model; the median is printed (default 1)")
