@@ -179,6 +179,8 @@ def _measure(model: str, mode: str, exec_mode: str = "graph") -> dict | None:
     p = subprocess.run([sys.executable, "-m", "benchmarks.sim_speed", "--child", model, mode, exec_mode],
                        capture_output=True, text=True, env=_child_env())
     if p.returncode != 0:
+        last = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
+        print(f"WARNING {model} {mode}: the child failed: {last}", file=sys.stderr)
         return None
     return json.loads(p.stdout.strip().splitlines()[-1])
 
@@ -445,12 +447,22 @@ def memory_scaling(quick: bool, session) -> None:
         print(f"  level {level:7s} fitted exponent (bytes ~ N^k): k = {_fit(ns, grown):.2f}")
 
 
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return v
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", help="comma-separated light model names; NAME@B,S sets a model's dynamic dims, and then "
                                      "';' separates the names (default: all, plus MiniLM at 2x16 and 8x128)")
     ap.add_argument("--quick", action="store_true", help="light ResNet-50 and MiniLM only, smaller scaling runs")
-    ap.add_argument("--repeat", type=int, default=1,
+    ap.add_argument("--repeat", type=_positive, default=1,
                     help="interleaved rounds per model; the median is printed (default 1)")
     ap.add_argument("--no-models", action="store_true", help="scaling only")
     ap.add_argument("--mode", choices=("graph", "eager"), default="graph",
@@ -463,6 +475,8 @@ def main(argv=None) -> int:
         print(json.dumps(_child(*args.child)))
         return 0
     if not args.no_models:
+        if args.models is not None and not args.models.strip(" ,;"):
+            ap.error("--models: no model named")
         if args.models:
             models = args.models.split(";") if "@" in args.models else args.models.split(",")
         elif args.quick:

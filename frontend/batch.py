@@ -75,8 +75,11 @@ def rebatch(model: onnx.ModelProto, batch: int) -> tuple[onnx.ModelProto, list[s
         if not dims:
             raise RebatchError(f"input {vi.name!r} is a scalar: it has no batch dim")
         if not dims[0].HasField("dim_value"):
+            free = [d.dim_param for d in dims if d.dim_param and not d.dim_value]
+            more = "".join(f" --dim {d}=N" for d in free[1:])
             raise RebatchError(f"input {vi.name!r} has a dynamic leading dim {dims[0].dim_param!r}: "
-                               f"pin it with --dim {dims[0].dim_param or 'NAME'}={batch} instead")
+                               f"pin it with --dim {dims[0].dim_param or 'NAME'}={batch}{more} instead "
+                               f"(in a sweep: dims: {{{dims[0].dim_param or 'NAME'}: {batch}}})")
         b0s.add(dims[0].dim_value)
     if len(b0s) != 1:
         raise RebatchError(f"the runtime inputs disagree on the batch (leading dims {sorted(b0s)})")

@@ -105,7 +105,10 @@ def cmd_run(args, console: Console) -> int:
         elif name in no_shape:
             raise CliError(f"input {name!r} declares no shape in the model: give it with --inputs")
         elif any(d < 0 for d in shape):
-            raise CliError(f"input {name!r} has a dynamic shape {list(shape)}: give it with --inputs")
+            free = _dim_params(graph.model, name)
+            hint = (f" or fix {'its dims' if len(free) > 1 else 'it'} with "
+                    + " ".join(f"--dim {d}=N" for d in free)) if free else ""
+            raise CliError(f"input {name!r} has a dynamic shape {list(shape)}: give it with --inputs{hint}")
         else:
             _check_fits(name, shape, dtype, chip)
             feeds[name] = _random_input(rng, shape, dtype)
@@ -219,6 +222,14 @@ def cmd_run(args, console: Console) -> int:
 def _has_non_finite(a) -> bool:
     a = np.asarray(a)
     return a.dtype.kind in "fc" and not np.isfinite(a).all()
+
+
+def _dim_params(model, name: str) -> list[str]:
+    """The symbolic dim names still free in runtime input ``name`` of ``model``."""
+    for vi in model.graph.input:
+        if vi.name == name:
+            return [d.dim_param for d in vi.type.tensor_type.shape.dim if d.dim_param and not d.dim_value]
+    return []
 
 
 def _with_overrides(model, feeds_file):
