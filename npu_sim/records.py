@@ -459,6 +459,22 @@ class _Plan:
         self.tvals = tuple(static[k] for _, k in tkeys) if tkeys else ()
 
 
+def _leaf_expr(tag, pos: list) -> str:
+    """The source text reading one stored (non-static) leaf of tag ``tag`` at the
+    running column positions ``pos`` ([float, int, object], advanced in place): the
+    shared step of :func:`_builder` and :func:`_picker`."""
+    if tag == _F:
+        v = f"f[a + {pos[0]}]"
+        pos[0] += 1
+    elif tag == _I:
+        v = f"i[b + {pos[1]}]"
+        pos[1] += 1
+    else:
+        v = f"loads(o[c + {pos[2]}])" if tag == _P else f"o[c + {pos[2]}]"
+        pos[2] += 1
+    return v
+
+
 def _builder(shape: tuple):
     """A reader of dicts of layout ``shape``: ``fn(f, i, o, f0, i0, o0, static)`` returns
     the dict whose leaves start at ``f[f0]``, ``i[i0]``, ``o[o0]``, as :func:`_build`
@@ -478,18 +494,8 @@ def _builder(shape: tuple):
                     return None
             elif tag == _T:
                 v = f"st[{k!r}]"
-            elif tag == _F:
-                v = f"f[a + {pos[0]}]"
-                pos[0] += 1
-            elif tag == _I:
-                v = f"i[b + {pos[1]}]"
-                pos[1] += 1
-            elif tag == _P:
-                v = f"loads(o[c + {pos[2]}])"
-                pos[2] += 1
             else:
-                v = f"o[c + {pos[2]}]"
-                pos[2] += 1
+                v = _leaf_expr(tag, pos)
             parts.append(f"{k!r}: {v}")
         return "{" + ", ".join(parts) + "}"
 
@@ -515,20 +521,7 @@ def _picker(shape: tuple, keys: tuple, default):
                     where[k] = None
                 walk(tag, False)
                 continue
-            if tag == _T:
-                v = f"st[K[{keys.index(k)}]]" if k in keys else ""
-            elif tag == _F:
-                v = f"f[a + {pos[0]}]"
-                pos[0] += 1
-            elif tag == _I:
-                v = f"i[b + {pos[1]}]"
-                pos[1] += 1
-            elif tag == _P:
-                v = f"loads(o[c + {pos[2]}])"
-                pos[2] += 1
-            else:
-                v = f"o[c + {pos[2]}]"
-                pos[2] += 1
+            v = (f"st[K[{keys.index(k)}]]" if k in keys else "") if tag == _T else _leaf_expr(tag, pos)
             if top:
                 where[k] = v
 
