@@ -13,6 +13,10 @@ Each carries the status ``code`` and the ``message`` of ``acl.get_recent_err_msg
 """
 from __future__ import annotations
 
+import re
+
+from acl_runtime.constants import ACL_ERROR_RT_MEMORY_ALLOCATION
+
 
 class UnsupportedModelError(Exception):
     """The model uses something the frontend cannot run; the message names the op and node."""
@@ -41,3 +45,20 @@ class DeviceError(Exception):
         super().__init__(text)
         self.code = code
         self.message = message
+
+
+_OOM = re.compile(r"asked (\d+) B, (\d+) B free of (\d+) B")
+
+
+def readable_device_error(err: DeviceError, chip_name: str) -> str:
+    """``str(err)``, except that an out-of-device-memory failure (207001
+    ACL_ERROR_RT_MEMORY_ALLOCATION, raised by ``acl_runtime.memory`` when an
+    ``aclrtMalloc`` finds no free range) is said in MiB against the chip's HBM, with
+    what to change, and the runtime's status kept at the end."""
+    m = _OOM.search(err.message) if err.code == ACL_ERROR_RT_MEMORY_ALLOCATION else None
+    if m is None:
+        return str(err)
+    asked, free, total = (int(v) / 2**20 for v in m.groups())
+    return (f"out of device memory: the run does not fit in chip {chip_name}'s {total:,.1f} MiB of HBM "
+            f"(an allocation of {asked:,.1f} MiB found {free:,.1f} MiB free); use a smaller batch or sequence, "
+            f"or a chip config with a larger hbm_bytes  [{err.code} ACL_ERROR_RT_MEMORY_ALLOCATION]")

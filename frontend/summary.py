@@ -6,6 +6,7 @@ for one run.
 """
 from __future__ import annotations
 
+import numpy as np
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -50,14 +51,21 @@ def check_passed(check: dict) -> bool:
 
 def print_summary(console: Console, *, model: str, chip: ChipConfig, result, records: list[dict],
                   peak_bytes: int, weight_bytes: int, trace_path: str | None, check: dict | None,
-                  prepare_s: float, ref_s: float | None, top: int = 10, mode: str | None = None) -> None:
+                  prepare_s: float, ref_s: float | None, top: int = 10, mode: str | None = None,
+                  inputs: dict | None = None, shaped_by: str = "") -> None:
     """Print the whole summary of one model run (``mode``: "graph"/"eager", named in
-    the title when given)."""
+    the title when given; ``inputs``: {name: (shape, dtype)} of the runtime inputs, listed
+    with ``shaped_by``, e.g. "--batch 8", when given)."""
     lat_us = result.device_ns / 1e3
     head = Table(title=f"npu-sim: {escape(model)} on {escape(chip.name)}" + (f" ({mode} mode)" if mode else ""),
                  show_header=False, title_justify="left")
     head.add_column(style="bold")
     head.add_column()
+    if inputs:
+        shown = [f"{escape(n)} {'x'.join(map(str, shape)) or 'scalar'} {np.dtype(dt).name}"
+                 for n, (shape, dt) in list(inputs.items())[:4]]
+        more = f", +{len(inputs) - 4} more" if len(inputs) > 4 else ""
+        head.add_row("inputs", ", ".join(shown) + more + (f"  ({escape(shaped_by)})" if shaped_by else ""))
     head.add_row("simulated latency", f"{lat_us:,.1f} us  (start->end event on the stream, aclrtEventElapsedTime)")
     # kernels launched (one record each: an aclnn call's TransData and copy kernels count) and the
     # aclnn calls they came from

@@ -62,7 +62,7 @@ def cmd_run(args, console: Console) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .. import profiling
-    from ..errors import DeviceError, UnsupportedModelError
+    from ..errors import DeviceError, UnsupportedModelError, readable_device_error
     from ..passes import PASSES, pass_names
     from ..runner import ModelRunner
 
@@ -153,7 +153,9 @@ def cmd_run(args, console: Console) -> int:
                 write_errors.append(trace_error)
     except UnsupportedModelError as e:
         raise CliError(str(e)) from None
-    except (DeviceError, ValueError) as e:
+    except DeviceError as e:
+        raise CliError(readable_device_error(e, chip.name), 1) from None
+    except ValueError as e:
         raise CliError(str(e), 1) from None
     finally:
         if profiling.acl_initialized():
@@ -197,7 +199,11 @@ def cmd_run(args, console: Console) -> int:
     from ..summary import check_passed, print_summary
     print_summary(console, model=path.name, chip=chip, result=result, records=records, peak_bytes=peak,
                   weight_bytes=runner.weight_bytes, trace_path=trace_path, check=check, prepare_s=prepare_s,
-                  ref_s=ref_s, top=args.top, mode=args.mode)
+                  ref_s=ref_s, top=args.top, mode=args.mode,
+                  inputs={n: (np.shape(a), np.asarray(a).dtype if not hasattr(a, "dtype") else a.dtype)
+                          for n, a in feeds.items()},
+                  shaped_by=" ".join([f"--batch {args.batch}"] * bool(args.batch)
+                                     + [f"--dim {d}" for d in args.dim or []]))
     from ..memory import print_memory
     print_memory(console, mem_report, full=args.memory_report)
     if getattr(args, "sanitize", False):

@@ -103,13 +103,17 @@ def _as_input(name: str, arr: np.ndarray, dtype, shape) -> np.ndarray:
 
 
 def parse_dims(items: list[str]) -> dict[str, int]:
-    """``--dim NAME=VALUE`` options -> {name: value}. Raises CliError for a malformed one."""
+    """``--dim NAME=VALUE`` options -> {name: value}. Raises CliError for a malformed
+    one, or for a name given twice with different values."""
     dims: dict[str, int] = {}
     for item in items or []:
         name, sep, value = item.partition("=")
         if not sep or not name or not value.strip().lstrip("-").isdigit():
             raise CliError(f"--dim {item!r}: expected NAME=VALUE with an integer VALUE, e.g. --dim batch_size=8")
-        dims[name.strip()] = int(value)
+        name = name.strip()
+        if name in dims and dims[name] != int(value):
+            raise CliError(f"--dim {name} given twice, as {dims[name]} and {int(value)}: give it once")
+        dims[name] = int(value)
     return dims
 
 

@@ -127,7 +127,7 @@ class ModelWorkload(_Strict):
 
     model: str
     fuse: bool = True
-    batch: Optional[int] = Field(None, ge=1, le=4096)
+    batch: Optional[int] = Field(None, ge=1)   # no cap, as npu-sim run --batch
     dims: dict[str, int] = Field(default_factory=dict)
 
     @property

@@ -20,6 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
+from ..errors import DeviceError, readable_device_error
 from .cache import PointCache, point_key, simulator_version
 from .experiment import Experiment
 from .point import run_point
@@ -37,7 +38,8 @@ def _point(t: dict, timing_only: bool, mode: str) -> dict:
         return run_point(t["chip"], t["workload"], timing_only, mode)
     except Exception as e:  # noqa: BLE001 - the frontend's typed errors, named with the point
         where = ", ".join(f"{k}={v}" for k, v in t["values"].items())
-        raise SweepPointError(f"point {where} ({t['label']}): {e}") from None
+        why = readable_device_error(e, t["chip"].get("name", "?")) if isinstance(e, DeviceError) else e
+        raise SweepPointError(f"point {where} ({t['label']}): {why}") from None
 
 
 def _ignore_sigint() -> None:

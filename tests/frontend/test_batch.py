@@ -104,6 +104,33 @@ def test_cli_dim_errors_are_one_line(tmp_path, capsys):
     assert "NAME=VALUE" in err and "no input has a dim named 'nope'" in err and "Traceback" not in err
     assert main(["run", str(p), "--chip", "tiny", "--no-progress", "--trace", "", "--dim", "batch=2",
                  "--dim", "seq=3"]) == 0
+    out = capsys.readouterr().out
+    assert "--dim batch=2 --dim seq=3" in out   # the summary's inputs row says how they were shaped
+    assert main(["run", str(p), "--chip", "tiny", "--no-progress", "--dim", "batch=2", "--dim", "batch=3"]) == 2
+    err = capsys.readouterr().err
+    assert "--dim batch given twice, as 2 and 3" in err and "Traceback" not in err
+
+
+def test_summary_lists_the_inputs_and_the_batch(tmp_path, capsys):
+    p = tmp_path / "cnn.onnx"
+    onnx.save(_cnn(), p)
+    assert main(["run", str(p), "--chip", "tiny", "--no-progress", "--trace", "", "--batch", "4",
+                 "--timing-only"]) == 0
+    assert "x 4x3x8x8 float32  (--batch 4)" in capsys.readouterr().out
+
+
+def test_out_of_device_memory_is_said_against_the_chips_hbm(tmp_path, capsys):
+    """A batch whose input fits the tiny chip's HBM (256 MiB) but whose input and conv
+    output together do not: one line in MiB, naming the chip and what to change, with
+    the ACL status kept."""
+    p = tmp_path / "cnn.onnx"
+    onnx.save(_cnn(), p)
+    batch = int(0.9 * 2**28) // (3 * 8 * 8 * 4)   # 230 MiB of input, 173 MiB of conv output
+    assert main(["run", str(p), "--chip", "tiny", "--no-progress", "--trace", "", "--batch", str(batch),
+                 "--timing-only"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "does not fit in chip tiny's 256.0 MiB of HBM" in err and "207001" in err
+    assert "smaller batch" in err and "Traceback" not in err
 
 
 def test_sweep_model_workload_batch(tmp_path):
@@ -121,6 +148,7 @@ def test_sweep_model_workload_batch(tmp_path):
     assert r3["throughput_per_s"] == pytest.approx(3 / (r3["latency_ns"] * 1e-9))
     assert r1["throughput_per_s"] == pytest.approx(1 / (r1["latency_ns"] * 1e-9))
     assert ModelWorkload(model=str(p), batch=3).label == "cnn[B3]"
+    assert ModelWorkload(model=str(p), batch=100_000).batch == 100_000   # no cap, as npu-sim run --batch
     d = tmp_path / "dyn.onnx"
     onnx.save(_dynamic(), d)
     with pytest.raises(RebatchError, match="--dim batch=2"):
