@@ -30,7 +30,10 @@ from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import GmL2, L2Cache
 from .metrics import kernel_metrics
 from .records import KernelRecords
+from . import stream_runner
+from .hardware import pipeline as _pipeline
 from .hardware.inline import InlineClock, run_blocks_inline
+from .hardware.single_tile import run_single_tile
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, KernelSpec, MixBlockProgram, Pipe
 from .trace import TraceRecorder
@@ -61,6 +64,9 @@ def spec_trace_args(spec: KernelSpec) -> dict[str, Any]:
 
 #: environment variable: "0" turns the uncontended fast path off (Device.fast_path; default on)
 FAST_PATH_ENV = "NPU_SIM_FAST_PATH"
+#: environment variable: "0" gives every stream task its own SimPy process, the reference design
+#: (Device.stream_runner; default on: one runner process per stream, npu_sim/stream_runner.py)
+STREAM_RUNNER_ENV = "NPU_SIM_STREAM_RUNNER"
 
 _INF = float("inf")
 
@@ -127,6 +133,7 @@ class Stream:
     errors: list[str] = field(default_factory=list)
     task_count: int = 0
     priority: int = 0
+    runner: Any = None   # its stream_runner.TaskQueue, with Device.stream_runner on
 
 
 @dataclass
@@ -193,8 +200,13 @@ class Device:
         self.fast_path = os.environ.get(FAST_PATH_ENV, "1").strip() != "0"
         #: kernels run on the fast path (a diagnostic)
         self.fast_kernels = 0
+        #: one SimPy runner process per stream (npu_sim/stream_runner.py) instead of one process per
+        #: task; same times and order of events (tests/perf/test_runner_exact.py). Set it before the
+        #: first task is submitted.
+        self.stream_runner = os.environ.get(STREAM_RUNNER_ENV, "1").strip() != "0"
         self._running = False   # inside run_until (see _one_event_ok)
         self._until = None      # its target event
+        self._sole = True       # the step starting a task has its runner as last callback (stream_runner)
 
     def compiled(self, prog, aiv_split: int = 1) -> CompiledProgram:
         """``prog``'s stage costs on this chip, compiled once (cached by identity)."""
@@ -253,6 +265,8 @@ class Device:
         task and for the host time ``enqueue_ns`` (:func:`_task`). Behind an unfinished
         task it is a :class:`_Queued` process, whose generator is made when it starts."""
         stream.task_count += 1
+        if self.stream_runner:
+            return stream_runner.submit(self, stream, make, args, enqueue_ns, name)
         prev = stream.last
         if prev is not None and prev.callbacks is not None:   # not processed: start at its end
             stream.last = _Queued(self.env, prev, make, args, enqueue_ns, stream, name)
@@ -360,11 +374,12 @@ class Device:
         (the host submits only while the device is stopped; the task is the last
         callback of the event that started it: a :class:`_Queued` start is added after
         its predecessor's only other callbacks, a plain process has its Initialize
-        event alone), so the launch timeout, created one step later, would be the only
+        event alone; with the stream runner, ``_sole`` says whether the runner's resume
+        is the last callback of the step that starts the task), so the launch timeout, created one step later, would be the only
         event at its time either way. Caveat: a KeyboardInterrupt raised by
         ``on_progress`` between the two steps stops the device with the merged event
         queued (the run is being abandoned)."""
-        if not self._running or self.env._queue:
+        if not self._running or self.env._queue or not self._sole:
             return False
         until = self._until
         return until is None or until.callbacks is not None
@@ -388,10 +403,22 @@ class Device:
         block ended (the caller moves the clock there: no SimPy event at all)."""
         sched = self.scheduler
         kind = spec.core_type
-        release = sched.release
-        clock = InlineClock(self.env._now)
-        gens = [run_block(self, sched.acquire(kind), prog, spec, stats, scope, unit, 0.0, release, clock)
-                for prog in spec.blocks]
+        acquire, release = sched.acquire, sched.release
+        now = self.env._now
+        clock = InlineClock(now)
+        # a one-tile block's generator is made directly (what run_block would delegate to,
+        # with the clock it would start at: the blocks' common dispatch end)
+        base = now + dispatch if dispatch else now
+        single = _pipeline.SINGLE_TILE
+        compiled = self.compiled
+        label = spec.name
+        gens = []
+        for prog in spec.blocks:
+            core = acquire(kind)
+            cp = compiled(prog, 1)
+            gens.append(run_single_tile(self, core, cp, label, stats, unit, release, clock, base)
+                        if single and cp.single else
+                        run_block(self, core, prog, spec, stats, scope, unit, 0.0, release, clock))
         end = run_blocks_inline(gens, clock, dispatch)   # the blocks' dispatch wait, taken there
         self.fast_kernels += 1
         return end

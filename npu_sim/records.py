@@ -721,6 +721,51 @@ class SpanColumns:
         self.flag.append(flow_out)
         self._maybe_spill()
 
+    def add_spans(self, flat: list, cache: dict) -> None:
+        """Spans in order, as :meth:`add_span` one by one would store them (spilled at
+        the same boundaries, args dicts stored in the same order), with the columns
+        extended in bulk. ``flat``: the recorder's flat entries, 9 per span (its mark,
+        then the 8 fields ``track, name, start, dur, cat, args, flow_id, flow_out``)."""
+        i, n = 0, len(flat) // 9
+        while i < n:
+            room = SPILL_EVERY - len(self.kind) if self._spill_ok else n - i
+            m = min(max(room, 1), n - i)
+            chunk = flat[9 * i:9 * (i + m)]
+            i += m
+            tracks, names, t0, dur, cats, args, fids, fout = (chunk[k::9] for k in range(1, 9))
+            if not (all(type(v) is float for v in t0) and all(type(v) is float for v in dur)
+                    and all(type(v) is str for v in names) and all(type(v) is str for v in cats)
+                    and all(type(v) is bool for v in fout) and all(type(v) is tuple for v in tracks)
+                    and all(f is None or (type(f) is int and _NONE < f <= _INT_MAX) for f in fids)):
+                for k in range(m):
+                    self.add_span(*chunk[9 * k + 1:9 * k + 9], cache)
+                continue
+            xs = []
+            add, objs = self.args.add, self.objs
+            for a in args:
+                if a is None:
+                    xs.append(-1)
+                elif type(a) is dict:
+                    ai = cache.get(id(a))
+                    if ai is None:
+                        ai = cache[id(a)] = add(a)
+                    xs.append(ai)
+                else:
+                    xs.append(-2 - len(objs))
+                    objs.append(a)
+            _id = self._id
+            ids = [_id(v) for tnc in zip(tracks, names, cats) for v in tnc]   # interned in add_span's order
+            self.kind.extend(bytes(m))
+            self.track.extend(ids[0::3])
+            self.name.extend(ids[1::3])
+            self.cat.extend(ids[2::3])
+            self.t0.extend(t0)
+            self.dur.extend(dur)
+            self.x.extend(xs)
+            self.y.extend([_NONE if f is None else f for f in fids])
+            self.flag.extend(fout)
+            self._maybe_spill()
+
     def add_pipe(self, e) -> None:
         """One pipe entry ``(track, name, start, dur, tile, nbytes)``."""
         track, name, start, dur, tile, nbytes = e

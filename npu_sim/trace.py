@@ -165,13 +165,19 @@ class TraceRecorder:
         cache: dict[int, int] = {}
         seg = items[pf:]
         packed = self._packed
-        add_span, add_pipe, add_pipes = packed.add_span, packed.add_pipe, packed.add_pipes
+        add_span, add_spans, add_pipe, add_pipes = packed.add_span, packed.add_spans, packed.add_pipe, packed.add_pipes
         i, n = 0, len(seg)
         while i < n:
             e = seg[i]
-            if e is _MARK:
-                add_span(*seg[i + 1:i + _FLAT], cache)
-                i += _FLAT
+            if e is _MARK:   # a run of spans: stored in bulk
+                j = i + _FLAT
+                while j < n and seg[j] is _MARK:
+                    j += _FLAT
+                if j - i > _FLAT:
+                    add_spans(seg[i:j], cache)
+                else:
+                    add_span(*seg[i + 1:i + _FLAT], cache)
+                i = j
             elif type(e) is tuple and len(e) == 6:   # a run of pipe spans: stored in bulk
                 j = i + 1
                 while j < n and type(seg[j]) is tuple and len(seg[j]) == 6:

@@ -21,6 +21,24 @@ def book_block(stats, pipes, busy_pipe, fixed_pipe, scalar_busy: float, hbm_tota
     and AIV ``split`` times)."""
     busy = stats.busy
     fixed_all = stats.fixed
+    if not split:   # a plain core: the general case's additions with k = 1 (1 * x is x, bit for bit)
+        get_b, get_f = busy.get, fixed_all.get
+        for p, b, fx in zip(pipes, busy_pipe, fixed_pipe):
+            busy[p] = get_b(p, 0.0) + b
+            fixed_all[p] = get_f(p, 0.0) + fx
+        if scalar_busy:
+            sc = Pipe.SCALAR
+            busy[sc] = get_b(sc, 0.0) + scalar_busy
+            fixed_all[sc] = get_f(sc, 0.0) + scalar_busy
+        stats.hbm_bytes += hbm_total
+        stats.l2_hit_bytes += l2_total
+        stats.writeback_bytes += wb_total
+        stats.gm_bytes += gm_total
+        core_ns = stats.core_ns
+        core_ns[unit] = core_ns.get(unit, 0.0) + span_ns
+        blocks = stats.blocks
+        blocks[unit] = blocks.get(unit, 0) + 1
+        return
     for s, p in enumerate(pipes):
         k = split if split and p in AIV_PIPES else 1
         busy[p] = busy.get(p, 0.0) + k * busy_pipe[s]
