@@ -113,9 +113,10 @@ def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=Non
         xa, wa, oa = fp.x.addr(addrs, ws), fp.w.addr(addrs, ws), fp.out.addr(addrs, ws)
 
         def body(mem):
-            x = nc1hwc0_to_nchw(packed_view(mem, xa, xm.storage_shape, xm.np_dtype), c)
-            w = fractal_z_to_oihw(packed_view(mem, wa, wm.storage_shape, wm.np_dtype), oihw)
-            b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
+            # read-only views: a FRACTAL_Z weight shared with its host constant stays shared
+            x = nc1hwc0_to_nchw(packed_view(mem, xa, xm.storage_shape, xm.np_dtype, writable=False), c)
+            w = fractal_z_to_oihw(packed_view(mem, wa, wm.storage_shape, wm.np_dtype, writable=False), oihw)
+            b = tensor_view(mem, addrs[2], bias_t, writable=False) if bias_t is not None else None
             r = conv2d_nchw(x, w, stride, pads, dilation, 1, b, compute)
             if res_t is not None:
                 r = r + _residual_nchw(mem, addrs[-2], res_t, fp.c0)
@@ -147,9 +148,10 @@ def _residual_nchw(mem, addr: int, res_t, c0: int) -> np.ndarray:
     """The residual operand at ``addr`` as a float32 NCHW array (unpacked if NC1HWC0)."""
     if is_packed(res_t, NC1HWC0):
         meta = packed_meta(res_t, NC1HWC0, c0)
-        v = nc1hwc0_to_nchw(packed_view(mem, addr, meta.storage_shape, meta.np_dtype), res_t.view_shape[1])
+        v = nc1hwc0_to_nchw(packed_view(mem, addr, meta.storage_shape, meta.np_dtype, writable=False),
+                            res_t.view_shape[1])
     else:
-        v = tensor_view(mem, addr, res_t)
+        v = tensor_view(mem, addr, res_t, writable=False)
     return np.asarray(v, np.float32)
 
 

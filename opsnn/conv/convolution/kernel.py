@@ -138,10 +138,11 @@ def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None, res_t=None, d
         def body(mem):
             if out_t.numel == 0:
                 return
-            x = tensor_view(mem, addrs[0], in_t)
-            w = tensor_view(mem, addrs[1], w_t)
-            b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
-            res = tensor_view(mem, addrs[-2], res_t) if res_t is not None else None
+            # read-only views: a weight shared with its host constant stays shared (no copy)
+            x = tensor_view(mem, addrs[0], in_t, writable=False)
+            w = tensor_view(mem, addrs[1], w_t, writable=False)
+            b = tensor_view(mem, addrs[2], bias_t, writable=False) if bias_t is not None else None
+            res = tensor_view(mem, addrs[-2], res_t, writable=False) if res_t is not None else None
             ov = direct_out(tensor_view(mem, addrs[-1], out_t), x, w, b, res) if direct else None
             r = compute_fn(x, w, b) if ov is None else compute_fn(x, w, b, out=ov)
             if res is not None:
