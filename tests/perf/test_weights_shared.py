@@ -8,6 +8,8 @@ host bytes with the device instead of copying them, and the bodies read them in 
   array is unchanged, and the next run sees the written bytes.
 * The host cannot write a shared constant (numpy refuses), and outputs are the bytes of
   a run whose constants were copied (``freeze`` disabled).
+* The unpacked FRACTAL_Z weight kept on the device buffer (``DeviceMemory.derived``)
+  serves repeated runs while the bytes are immutable and is dropped by a device write.
 * The matmul body's in-place transposed right operand gives the bits of the copy.
 """
 from __future__ import annotations
@@ -24,8 +26,8 @@ from frontend.runner import ModelRunner
 from opsnn.matmul.matmul.kernel import _as_f32, _b_operand
 
 
-def _model(rng):
-    w1 = rng.standard_normal((16, 8, 3, 3)).astype(np.float32)       # packed conv (FRACTAL_Z)
+def _model(rng, w1_scale=1.0):
+    w1 = (rng.standard_normal((16, 8, 3, 3)) * w1_scale).astype(np.float32)   # packed conv (FRACTAL_Z)
     b1 = rng.standard_normal(16).astype(np.float32)
     w2 = rng.standard_normal((16, 16, 1, 1)).astype(np.float32)      # 1x1 conv
     wf = rng.standard_normal((24, 16 * 6 * 6)).astype(np.float32)    # Gemm transB=1
@@ -112,3 +114,42 @@ def test_transposed_right_operand_in_place_has_the_copy_bits(m, k, n):
         assert _b_operand(b, at) is not b                       # a transposed left operand: as before
     assert _b_operand(b.astype(np.float16), a).dtype == np.float32
 
+
+def test_derived_kept_while_shared_and_dropped_by_a_write():
+    from npu_sim.device_memory import DeviceMemory
+    m = DeviceMemory(1 << 20)
+    host = np.arange(16, dtype=np.float32)
+    host.flags.writeable = False
+    a = m.malloc(host.nbytes)
+    m.write(a, host)
+    calls = []
+
+    def make(v):
+        calls.append(1)
+        return v * 2
+
+    got = [m.derived(a, (16,), np.float32, "x2", make) for _ in range(4)]
+    assert len(calls) == 2 and got[2] is got[3] and not got[3].flags.writeable   # kept from the 2nd use
+    assert all(np.array_equal(g, host * 2) for g in got)
+    m.array(a, (1,), np.float32)[0] = 100                       # a device write: private copy, cache dropped
+    assert np.array_equal(m.derived(a, (16,), np.float32, "x2", make)[:2], [200, 2]) and len(calls) == 3
+    m.derived(a, (16,), np.float32, "x2", make)
+    assert len(calls) == 4                                      # private: computed on every call
+    assert host[0] == 0
+
+
+def test_repeated_runs_reuse_the_unpacked_weight_until_it_is_written(device):
+    rng = np.random.default_rng(7)
+    x = {"x": rng.standard_normal((2, 8, 6, 6)).astype(np.float32)}
+    r = _runner(load_onnx(_model(np.random.default_rng(3))))
+    outs = [r.run(x).outputs["y"] for _ in range(3)]
+    assert outs[0].tobytes() == outs[1].tobytes() == outs[2].tobytes()
+    name = next(n for n in _weights(r) if n.endswith("__fractal_z"))
+    ptr = r.values[name].ptr
+    assert device.find(ptr, 1).derived                          # the unpacked form is kept
+    nbytes = r.graph.constants[name].nbytes
+    assert acl.rt.memset(ptr, nbytes, 0, nbytes) == 0           # zero the packed conv weight on the device
+    assert device.find(ptr, 1).derived is None
+    got = r.run(x).outputs["y"]
+    zero = _runner(load_onnx(_model(np.random.default_rng(3), w1_scale=0.0))).run(x).outputs["y"]
+    assert got.tobytes() == zero.tobytes()
