@@ -117,7 +117,7 @@ class ModelRunner:
         lowering, self._lowering = self._lowering, False   # uploaded data needs real memory now
         d = self.alloc(name, arr.shape, arr.dtype)
         self._lowering = lowering
-        upload(d.ptr, self._meta_host(name, arr) if meta else arr)
+        upload(d.ptr, self._meta_host(name, arr) if meta else arr, constant=not meta)
         self.weight_bytes += arr.nbytes
         return d
 

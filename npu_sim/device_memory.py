@@ -45,6 +45,7 @@ class Allocation:
     data: np.ndarray | None
     live: bool = True
     shared: bool = False   #: ``data`` is a read-only view of immutable host bytes (module doc)
+    derived: dict | None = None   #: :meth:`DeviceMemory.derived` entries, valid while ``shared``
 
 
 class DeviceMemory:
@@ -134,7 +135,7 @@ class DeviceMemory:
                 "already freed (double free)" if was else "not the start of a live allocation"))
         self._starts.remove(addr)
         alloc.live = False
-        alloc.data = None
+        alloc.data = alloc.derived = None
         self.used_bytes -= alloc.reserved
         self._freed.append((addr, alloc.size))
         del self._freed[:-1024]
@@ -182,8 +183,38 @@ class DeviceMemory:
         if alloc.data is None:
             raise DeviceMemoryError("out_of_bounds", "device memory is not backed (timing-only mode)")
         if alloc.shared and writable:
-            alloc.data, alloc.shared = alloc.data.copy(), False
+            alloc.data, alloc.shared, alloc.derived = alloc.data.copy(), False, None
         return np.ndarray(shape, dtype=dtype, buffer=alloc.data, offset=addr - alloc.addr, strides=strides)
+
+    def derived(self, addr: int, shape: tuple[int, ...], dtype, key, make, min_uses: int = 2) -> np.ndarray:
+        """``make(view)`` of the read-only view ``array(addr, shape, dtype)``, kept and
+        handed out again while the allocation holding it stays *shared* (its bytes
+        cannot change: module doc). Any writable access or write makes the allocation
+        private and drops what was kept, so a value derived from stale bytes is never
+        returned; a private allocation computes ``make`` on every call. ``key`` names
+        the derivation (e.g. "oihw", a FRACTAL_Z weight unpacked for the GEMM); the
+        value is kept from the ``min_uses``-th call on (default 2: a weight read once per
+        run is not held twice in host memory, one read again on every run is).
+        The returned array is read-only when kept; callers must not write it.
+        Raises DeviceMemoryError as :meth:`array`."""
+        view = self.array(addr, shape, dtype, writable=False)
+        alloc = self.find(addr, 0)
+        if not alloc.shared:
+            return make(view)
+        if alloc.derived is None:
+            alloc.derived = {}
+        k = (addr, tuple(int(d) for d in shape), np.dtype(dtype).str, key)
+        hit = alloc.derived.get(k)
+        if isinstance(hit, np.ndarray):
+            return hit
+        uses = (hit or 0) + 1
+        value = make(view)
+        if uses >= min_uses and isinstance(value, np.ndarray):
+            value.flags.writeable = False
+            alloc.derived[k] = value
+        else:
+            alloc.derived[k] = uses
+        return value
 
     def write(self, addr: int, data: bytes | np.ndarray) -> None:
         """Copy host bytes into device memory (checked). Bytes that fill a whole
@@ -193,7 +224,7 @@ class DeviceMemory:
         if self.backed and src.size and (isinstance(data, bytes) or immutable_bytes(src)):
             alloc = self.find(addr, src.size)
             if alloc.addr == addr and alloc.size == src.size:
-                alloc.data, alloc.shared = src, True
+                alloc.data, alloc.shared, alloc.derived = src, True, None
                 return
         self.array(addr, (src.size,), np.uint8)[...] = src
 

@@ -113,9 +113,10 @@ def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=Non
         xa, wa, oa = fp.x.addr(addrs, ws), fp.w.addr(addrs, ws), fp.out.addr(addrs, ws)
 
         def body(mem):
-            x = nc1hwc0_to_nchw(packed_view(mem, xa, xm.storage_shape, xm.np_dtype), c)
-            w = fractal_z_to_oihw(packed_view(mem, wa, wm.storage_shape, wm.np_dtype), oihw)
-            b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
+            # read-only views: a FRACTAL_Z weight shared with its host constant stays shared
+            x = nc1hwc0_to_nchw(packed_view(mem, xa, xm.storage_shape, xm.np_dtype, writable=False), c)
+            w = _weight_oihw(mem, wa, wm, oihw)
+            b = tensor_view(mem, addrs[2], bias_t, writable=False) if bias_t is not None else None
             r = conv2d_nchw(x, w, stride, pads, dilation, 1, b, compute)
             if res_t is not None:
                 r = r + _residual_nchw(mem, addrs[-2], res_t, fp.c0)
@@ -125,6 +126,20 @@ def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=Non
             _pack_into(packed_view(mem, oa, om.storage_shape, om.np_dtype), r, fp.c0)
         return body
     return make
+
+
+def _weight_oihw(mem, addr: int, wm, oihw) -> np.ndarray:
+    """The FRACTAL_Z weight at ``addr`` unpacked to OIHW for the GEMM (exact). Where the
+    accessor offers ``derived`` (``npu_sim.device_memory.DeviceMemory.derived``) the
+    unpacked form is kept on the device buffer while its bytes are immutable (a graph
+    constant shared with the host), so repeated runs unpack it once; any write to the
+    buffer drops it. Otherwise (or once the buffer was written) it is unpacked per call."""
+    shape = tuple(int(d) for d in wm.storage_shape)
+    derived = getattr(mem, "derived", None)
+    if derived is None:
+        return fractal_z_to_oihw(packed_view(mem, addr, shape, wm.np_dtype, writable=False), oihw)
+    return derived(addr, shape, wm.np_dtype, ("oihw", tuple(int(d) for d in oihw)),
+                   lambda v: fractal_z_to_oihw(v, oihw))
 
 
 def _pack_into(pv: np.ndarray, r: np.ndarray, c0: int) -> None:
@@ -147,9 +162,10 @@ def _residual_nchw(mem, addr: int, res_t, c0: int) -> np.ndarray:
     """The residual operand at ``addr`` as a float32 NCHW array (unpacked if NC1HWC0)."""
     if is_packed(res_t, NC1HWC0):
         meta = packed_meta(res_t, NC1HWC0, c0)
-        v = nc1hwc0_to_nchw(packed_view(mem, addr, meta.storage_shape, meta.np_dtype), res_t.view_shape[1])
+        v = nc1hwc0_to_nchw(packed_view(mem, addr, meta.storage_shape, meta.np_dtype, writable=False),
+                            res_t.view_shape[1])
     else:
-        v = tensor_view(mem, addr, res_t)
+        v = tensor_view(mem, addr, res_t, writable=False)
     return np.asarray(v, np.float32)
 
 

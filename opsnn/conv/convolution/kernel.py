@@ -17,7 +17,8 @@ are widened to float32, the GEMM runs in float32 and the result is cast on write
 Speed matters (a whole ResNet-50 runs through this body), so:
   * 1x1 kernels without padding are a plain (batched) matmul on the feature map,
     strided first if the stride is > 1: no im2col at all;
-  * everything else pads once into a float32 buffer, takes a zero-copy
+  * everything else pads once into a float32 buffer (a per-thread scratch reused across
+    bodies, as is the im2col matrix: :func:`_scratch`), takes a zero-copy
     ``sliding_window_view``, and makes one im2col copy laid out [G, Cg*kh*kw, N*Ho*Wo]
     so that the weights are used as stored ([G, Cout/G, Cg*kh*kw], no copy) and a
     single batched ``np.matmul`` (one BLAS GEMM per group) yields [G, Cout/G, N*Ho*Wo],
@@ -26,6 +27,8 @@ Speed matters (a whole ResNet-50 runs through this body), so:
     kh*kw broadcast multiply-adds, which is faster than thousands of tiny GEMMs.
 """
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -48,6 +51,37 @@ def tile_program(td: ConvolutionTilingData, args: dict, tiling_key: int, *, name
     return cube_program(td.cube, name, td.in_itemsize, td.out_itemsize, td.cube_dtype,
                         a_gm_reuse=td.a_gm_reuse, tiling_key=tiling_key, args=args,
                         bias_itemsize=td.bias_itemsize, epilogue=epilogue, residual_itemsize=residual_itemsize)
+
+
+#: largest scratch buffer kept between bodies (bytes); a bigger one is allocated per call
+SCRATCH_MAX_BYTES = 256 << 20
+_SCRATCH = threading.local()
+
+
+def _scratch(slot: str, shape: tuple[int, ...]) -> np.ndarray:
+    """A C-contiguous float32 ``shape`` array over a per-thread buffer kept for ``slot``
+    ("pad": the padded input, "cols": the im2col matrix) and grown on demand, so a
+    body's temporaries reuse pages already mapped instead of faulting in fresh ones
+    (the im2col copy of VGG-19's first convolutions is 115 MB). Its contents are
+    garbage: the caller overwrites every element. Nothing a body returns may view it."""
+    size = int(np.prod(shape, dtype=np.int64))
+    if size * 4 > SCRATCH_MAX_BYTES:
+        return np.empty(shape, np.float32)
+    buf = getattr(_SCRATCH, slot, None)
+    if buf is None or buf.size < size:
+        buf = np.empty(size, np.float32)
+        setattr(_SCRATCH, slot, buf)
+    return buf[:size].reshape(shape)
+
+
+def _zero_border(xp: np.ndarray, pt: int, pb: int, pl: int, pr: int) -> None:
+    """Zero the padding frame of ``xp`` [N, C, Hp, Wp] (top/bottom rows, left/right
+    columns); the interior is written by the caller."""
+    hp, wp = xp.shape[2], xp.shape[3]
+    xp[:, :, :pt] = 0
+    xp[:, :, hp - pb:] = 0
+    xp[:, :, pt:hp - pb, :pl] = 0
+    xp[:, :, pt:hp - pb, wp - pr:] = 0
 
 
 def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: int,
@@ -82,7 +116,8 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
             r = np.matmul(wf.reshape(g, cog, cg), xf.reshape(n, g, cg, ho * wo))  # [N, G, Cog, HoWo]
             r = r.reshape(n, co, ho, wo)
     else:
-        xp = np.zeros((n, c, h + pt + pb, wd + pl + pr), np.float32)
+        xp = _scratch("pad", (n, c, h + pt + pb, wd + pl + pr))
+        _zero_border(xp, pt, pb, pl, pr)
         xp[:, :, pt:pt + h, pl:pl + wd] = x  # casts fp16/bf16 to float32 on the way
         xp = round_operand(xp, compute)
         ekh, ekw = dh * (kh - 1) + 1, dw * (kw - 1) + 1
@@ -98,8 +133,9 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
                     acc += v[:, :, :, :, i, j] * wf[:, 0, i, j].reshape(1, c, 1, 1)
             r = acc
         else:
-            cols = v.reshape(n, g, cg, ho, wo, kh, kw).transpose(1, 2, 5, 6, 0, 3, 4)
-            cols = cols.reshape(g, cg * kh * kw, n * ho * wo)  # the one im2col copy
+            cols = _scratch("cols", (g, cg, kh, kw, n, ho, wo))
+            cols[...] = v.reshape(n, g, cg, ho, wo, kh, kw).transpose(1, 2, 5, 6, 0, 3, 4)  # the one im2col copy
+            cols = cols.reshape(g, cg * kh * kw, n * ho * wo)
             if out is not None and n == 1:  # [G, Cog, Ho*Wo] is already out's layout
                 r = np.matmul(wf.reshape(g, cog, cg * kh * kw), cols, out=out.reshape(g, cog, ho * wo))
                 r = out
@@ -138,10 +174,11 @@ def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None, res_t=None, d
         def body(mem):
             if out_t.numel == 0:
                 return
-            x = tensor_view(mem, addrs[0], in_t)
-            w = tensor_view(mem, addrs[1], w_t)
-            b = tensor_view(mem, addrs[2], bias_t) if bias_t is not None else None
-            res = tensor_view(mem, addrs[-2], res_t) if res_t is not None else None
+            # read-only views: a weight shared with its host constant stays shared (no copy)
+            x = tensor_view(mem, addrs[0], in_t, writable=False)
+            w = tensor_view(mem, addrs[1], w_t, writable=False)
+            b = tensor_view(mem, addrs[2], bias_t, writable=False) if bias_t is not None else None
+            res = tensor_view(mem, addrs[-2], res_t, writable=False) if res_t is not None else None
             ov = direct_out(tensor_view(mem, addrs[-1], out_t), x, w, b, res) if direct else None
             r = compute_fn(x, w, b) if ov is None else compute_fn(x, w, b, out=ov)
             if res is not None:

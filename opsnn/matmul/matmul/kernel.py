@@ -42,6 +42,22 @@ def _as_f32(v: np.ndarray) -> np.ndarray:
     return v.astype(np.float32)
 
 
+def _b_operand(v: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """The right operand ``v`` as float32 for ``a @ v``: itself, not a copy, when it is
+    a float32 2-D transposed view of a C-contiguous matrix (Gemm's ``transB`` weight,
+    read in place through its strides) and ``a`` is a C-contiguous 2-D float32 matrix;
+    else :func:`_as_f32`. BLAS then reads B with its transpose flag instead of a
+    contiguous copy (151 MiB for AlexNet's fc6 weight): the packed panels and the
+    summation order are the same, so the bits are (checked against the copying form
+    over 574 shapes, m 1..200, k 1..9216, n 2..4096, and by
+    ``tests/perf/test_weights_shared.py``). A transposed *left* operand is still
+    copied: OpenBLAS's GEMV path (n == 1) sums in another order for it."""
+    if (v.dtype == np.float32 and v.ndim == 2 and a.ndim == 2 and a.dtype == np.float32 and a.flags.c_contiguous
+            and v.shape[0] > 1 and v.shape[1] > 1 and v.strides == (v.itemsize, v.shape[0] * v.itemsize)):
+        return v
+    return _as_f32(v)
+
+
 def _direct_out(ov: np.ndarray, a: np.ndarray, b: np.ndarray, *views) -> np.ndarray | None:
     """The output's device view ``ov`` when the GEMM can be computed straight into it:
     float32, C-contiguous, exactly the shape ``np.matmul(a, b)`` gives, and sharing no
@@ -73,9 +89,12 @@ def matmul_body(a_ref, b_ref, out_ref, bias_ref=None, alpha=1.0, beta=1.0, compu
         ca = bias_ref.addr(addrs, ws) if bias_ref is not None else None
 
         def body(mem):
-            av, bv = tensor_view(mem, aa, a_ref.meta), tensor_view(mem, ba, b_ref.meta)
-            a, b = _cast_operands(_as_f32(av), _as_f32(bv), compute)
-            biasv = tensor_view(mem, ca, bias_ref.meta) if bias_ref is not None else None
+            # read-only views: a weight shared with its host constant stays shared (no copy)
+            av, bv = tensor_view(mem, aa, a_ref.meta, writable=False), tensor_view(mem, ba, b_ref.meta, writable=False)
+            a = _as_f32(av)
+            b = _b_operand(bv, a) if compute is None else _as_f32(bv)
+            a, b = _cast_operands(a, b, compute)
+            biasv = tensor_view(mem, ca, bias_ref.meta, writable=False) if bias_ref is not None else None
             ov = _direct_out(tensor_view(mem, oa, out_ref.meta), a, b, av, bv, biasv)
             r = np.matmul(a, b) if ov is None else np.matmul(a, b, out=ov)
             if alpha != 1.0:
