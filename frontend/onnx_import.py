@@ -27,12 +27,9 @@ from .errors import UnsupportedModelError
 from .fusion import fuse_attention as _fuse_attention
 from .graph import Graph, Node
 from .meta_const import DATA_SLOTS, is_placeholder, placeholder, wants_placeholder
+from .onnx_infer import InferMemo, elem_dtype, is_static, infer_node_shapes
 
 __all__ = ["Graph", "Node", "UnsupportedModelError", "load_onnx"]
-
-
-def _elem_dtype(elem_type: int) -> np.dtype:
-    return np.dtype(helper.tensor_dtype_to_np_dtype(elem_type))
 
 
 def _attrs(node: onnx.NodeProto) -> dict[str, Any]:
@@ -147,50 +144,13 @@ def _shape_slice(shape, at: dict) -> np.ndarray:
     return np.asarray(dims[start:] if end is None else dims[start:int(end)], dtype=np.int64)
 
 
-def _static(shape) -> bool:
-    return shape is not None and all(isinstance(d, int) and d >= 0 for d in shape)
-
-
-def _infer_shapes(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dict, opset: int) -> None:
-    """Record the static output shapes (and dtypes) of a runtime node in ``shapes`` /
-    ``dtypes`` when onnx's shape inference can tell them; leave them unknown otherwise."""
-    types, data = {}, {}
-    for name in node.input:
-        if not name:
-            continue
-        if name in consts:
-            arr = np.asarray(consts[name])
-            types[name] = helper.make_tensor_type_proto(helper.np_dtype_to_tensor_dtype(arr.dtype), arr.shape)
-            if arr.size <= 4096:
-                data[name] = numpy_helper.from_array(arr, name)
-        elif name in dtypes:
-            types[name] = helper.make_tensor_type_proto(helper.np_dtype_to_tensor_dtype(dtypes[name]),
-                                                        shapes.get(name))
-        else:
-            return
-    try:
-        schema = onnx.defs.get_schema(node.op_type, opset, node.domain or "")
-        out = onnx.shape_inference.infer_node_outputs(schema, node, types, data,
-                                                      opset_imports=[helper.make_opsetid("", opset)])
-    except Exception:  # noqa: BLE001 - unknown op or inference failure: shapes stay unknown
-        return
-    for name, tp in out.items():
-        tt = tp.tensor_type
-        if tt.elem_type:
-            dtypes[name] = _elem_dtype(tt.elem_type)
-        if tt.HasField("shape"):
-            dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim)
-            if _static(dims):
-                shapes[name] = dims
-
-
 def _initializer(init: onnx.TensorProto, meta_only: bool) -> tuple[np.ndarray, bool]:
     """(array, data_lost): the initializer's values, or with ``meta_only`` a placeholder
     (:mod:`frontend.meta_const`) of its shape and dtype when it is big enough; then
     nothing is converted and ``data_lost`` is True (its values are still in ``init``)."""
     if meta_only and init.data_type not in (0, onnx.TensorProto.STRING) and not init.external_data:
         shape = tuple(int(d) for d in init.dims)
-        dtype = _elem_dtype(init.data_type)
+        dtype = elem_dtype(init.data_type)
         if wants_placeholder(shape, dtype):
             return placeholder(shape, dtype), True
     return numpy_helper.to_array(init), False
@@ -265,11 +225,12 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
             given = tuple(np.shape(overrides[vi.name]))
             if len(given) == len(shape) and all(d < 0 or d == e for d, e in zip(shape, given)):
                 shape = given
-        inputs[vi.name] = (shape, _elem_dtype(tt.elem_type))
+        inputs[vi.name] = (shape, elem_dtype(tt.elem_type))
         dtypes[vi.name] = inputs[vi.name][1]
-        if _static(shape):
+        if is_static(shape):
             shapes[vi.name] = shape
     nodes: list[Node] = []
+    memo = InferMemo()
     for n in g.node:
         if n.domain not in ("", "ai.onnx"):
             raise UnsupportedModelError(f"op {n.domain}::{n.op_type} (node {n.name or n.output[0]!r}) "
@@ -292,7 +253,7 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
                 consts[name] = v
             continue
         nodes.append(Node(n.op_type, n.name or n.output[0], list(n.input), list(n.output), _attrs(n)))
-        _infer_shapes(n, shapes, dtypes, consts, opset)
+        infer_node_shapes(n, shapes, dtypes, consts, opset, memo)
     outputs = [o.name for o in g.output]
     if meta_only:
         _materialise_non_data(nodes, consts, lost, outputs)

@@ -23,8 +23,21 @@ from . import memory as _memory
 from .errors import UnsupportedModelError
 from .graph import Graph
 from .lowering import DTensor, lower_node
-from .meta_const import MetaConstantError, is_placeholder
+from .meta_const import MetaConstantError, is_placeholder, placeholder
 from .program import PreparedCall, PreparedProgram, check, download, malloc, upload
+
+
+def _zero_pages(nbytes: int) -> np.ndarray:
+    """A read-only uint8 array of ``nbytes`` zeros that holds no memory: a private
+    read-only anonymous mapping (the kernel maps every page to its one zero page and
+    charges none of it to the commit limit, so a 60 GiB input works on a 23 GiB host,
+    where ``np.zeros`` of that size is refused). ``np.zeros`` where mmap has no PROT_READ
+    (Windows)."""
+    import mmap
+    if not hasattr(mmap, "PROT_READ") or nbytes <= 0:
+        return np.zeros(max(nbytes, 1), np.uint8)
+    m = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=mmap.PROT_READ)
+    return np.frombuffer(m, np.uint8)
 
 
 @dataclass
@@ -121,16 +134,17 @@ class ModelRunner:
         self.weight_bytes += arr.nbytes
         return d
 
-    def _meta_host(self, name: str, arr: np.ndarray) -> np.ndarray:
+    def _meta_host(self, name: str, arr: np.ndarray, what: str = "constant") -> np.ndarray:
         """A C-contiguous host array of ``arr``'s shape and dtype viewing one shared
-        zeroed buffer (calloc'd, so untouched pages cost no memory), for a placeholder's
-        timed upload."""
+        zero buffer that is never written (:func:`_zero_pages`: no resident pages, any
+        size), for a placeholder's timed upload. Raises MetaConstantError on a device
+        that holds data (``what`` names the value: "constant" or "input")."""
         from .profiling import device_holds_data
         if device_holds_data():
-            raise MetaConstantError(f"constant {name!r} is metadata only (a graph loaded for timing-only runs): "
-                                    "it cannot be uploaded to a device that holds data")
+            raise MetaConstantError(f"{what} {name!r} is metadata only (a graph loaded or fed for timing-only "
+                                    "runs): it cannot be uploaded to a device that holds data")
         if self._zero_host is None or self._zero_host.nbytes < arr.nbytes:
-            self._zero_host = np.zeros(arr.nbytes, np.uint8)
+            self._zero_host = _zero_pages(arr.nbytes)
         return self._zero_host[:arr.nbytes].view(arr.dtype).reshape(arr.shape)
 
     def const(self, name):
@@ -210,9 +224,15 @@ class ModelRunner:
         for name, (shape, dtype) in self.graph.inputs.items():
             if name not in feeds:
                 raise ValueError(f"missing input {name!r} (shape {list(shape)}, {dtype})")
-            arr = np.asarray(np.asarray(feeds[name]).astype(dtype, copy=False), order="C")
-            if arr.shape != tuple(shape):
-                raise ValueError(f"input {name!r} has shape {list(arr.shape)}, the model wants {list(shape)}")
+            feed = feeds[name]
+            if is_placeholder(feed):   # metadata only (timing-only feeds): no host bytes, the copy timed alike
+                if feed.shape != tuple(shape):
+                    raise ValueError(f"input {name!r} has shape {list(feed.shape)}, the model wants {list(shape)}")
+                arr = self._meta_host(name, placeholder(shape, dtype), "input")
+            else:
+                arr = np.asarray(np.asarray(feed).astype(dtype, copy=False), order="C")
+                if arr.shape != tuple(shape):
+                    raise ValueError(f"input {name!r} has shape {list(arr.shape)}, the model wants {list(shape)}")
             upload(self.values[name].ptr, arr, prog.stream)
         device_ns = prog.launch_timed(progress)
         outs = {}

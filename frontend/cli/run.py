@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .common import CliError, load_graph, resolve_model, writable_dir, writable_file, write_atomically
-from .run_inputs import parse_dims, shaped_model
+from .run_inputs import draw_input, parse_dims, shaped_model
 from .run_inputs import (_as_input, _check_fits, _check_sequence_length, _random_input, _read_inputs,  # noqa: F401
                          _safe_name, _undeclared_shape_inputs)
 
@@ -110,8 +110,7 @@ def cmd_run(args, console: Console) -> int:
                     + " ".join(f"--dim {d}=N" for d in free)) if free else ""
             raise CliError(f"input {name!r} has a dynamic shape {list(shape)}: give it with --inputs{hint}")
         else:
-            _check_fits(name, shape, dtype, chip)
-            feeds[name] = _random_input(rng, shape, dtype)
+            feeds[name] = draw_input(rng, name, shape, dtype, chip, timing_only)
 
     write_errors: list[str] = []
     if profiling.acl_initialized():

@@ -43,15 +43,30 @@ def _host_memory_bytes() -> int | None:
         return None
 
 
-def _check_fits(name: str, shape, dtype, chip) -> None:
-    """Refuse (one line) an input that cannot fit the chip's HBM or the host's memory."""
+def _check_fits(name: str, shape, dtype, chip, host: bool = True) -> None:
+    """Refuse (one line) an input that cannot fit the chip's HBM or (with ``host``) the host's memory."""
     nbytes = math.prod(int(d) for d in shape) * np.dtype(dtype).itemsize
     hbm = int(chip.hbm_bytes)
-    host = _host_memory_bytes()
-    for what, cap in (("the chip's HBM", hbm), ("host memory", host)):
+    caps = (("the chip's HBM", hbm),) + ((("host memory", _host_memory_bytes()),) if host else ())
+    for what, cap in caps:
         if cap is not None and nbytes > cap:
             raise CliError(f"input {name!r} {list(shape)} {np.dtype(dtype)} needs {nbytes / 2**30:,.1f} GiB, more "
                            f"than {what} ({cap / 2**30:,.1f} GiB)", 1)
+
+
+def draw_input(rng, name: str, shape, dtype, chip, timing_only: bool = False) -> np.ndarray:
+    """The value ``npu-sim run`` feeds an input not given with ``--inputs``: seeded random
+    values (:func:`_random_input`) after the size checks; with ``timing_only`` a
+    metadata-only placeholder of its shape and dtype (:func:`frontend.meta_const.placeholder`,
+    one element of host memory whatever the size), as the weights are in that mode --
+    a timing-only device never reads the bytes, its copy is timed from the byte count,
+    so the simulated ns are those of a full run. Only the HBM check applies then.
+    Raises CliError (one line) for an input larger than the HBM (or the host memory)."""
+    _check_fits(name, shape, dtype, chip, host=not timing_only)
+    if timing_only:
+        from ..meta_const import placeholder
+        return placeholder(shape, dtype)
+    return _random_input(rng, shape, dtype)
 
 
 def _random_input(rng, shape, dtype) -> np.ndarray:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..errors import UnsupportedModelError
 from ..graph import Node
+from ..onnx_infer import latest_schema, schema_at
 from .attrs import bad
 from .registry import handler, supported_ops
 from .tensors import DTensor
@@ -20,13 +21,10 @@ def _check_arity(node: Node, ins: list, opset: int) -> None:
     """Input/output counts and required inputs against the ONNX schema at ``opset``
     (skipped for internal op types such as FlashAttentionScore)."""
     import onnx
-    try:
-        schema = onnx.defs.get_schema(node.op_type, opset, "")
-    except Exception:  # noqa: BLE001 - newer than the model's opset (then its first schema), or internal
-        try:
-            schema = onnx.defs.get_schema(node.op_type, "")
-        except Exception:  # noqa: BLE001 - not an ONNX op (an internal fused node)
-            return
+    # newer than the model's opset: its first schema; no schema at all: an internal fused node
+    schema = schema_at(node.op_type, opset) or latest_schema(node.op_type)
+    if schema is None:
+        return
     if not schema.min_input <= len(ins) <= schema.max_input:
         raise bad(node, f"has {len(ins)} inputs; the opset-{opset} schema takes {schema.min_input}.."
                         f"{schema.max_input}")

@@ -7,6 +7,7 @@ the address again (or the one set by aclSetInputTensorAddr).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,9 +90,36 @@ def _as_int(api: str, name: str, v) -> int:
 
 
 def _as_ints(api: str, name: str, seq) -> list[int]:
+    cls = seq.__class__
+    if cls is tuple or cls is list:   # the common case: plain ints (bool is not ``int`` by class)
+        out = list(seq)
+        if all(v.__class__ is int for v in out):
+            return out
     if isinstance(seq, (str, bytes)) or not hasattr(seq, "__iter__"):
         raise _BadArg(f"{api}: {name} must be a sequence of ints, got {type(seq).__name__}")
     return [_as_int(api, f"{name} element", v) for v in seq]
+
+
+#: aclDataType / aclFormat members by value (a dict lookup instead of an Enum call per tensor)
+_DATA_TYPES = {int(v): v for v in aclDataType}
+_FORMATS = {int(v): v for v in aclFormat}
+
+
+def _new_tensor(view: list, dt: int, strides: tuple, offset: int, fmt: int, storage: list, addr: int) -> aclTensor:
+    """An aclTensor from metadata :func:`aclCreateTensor` has already checked (plain
+    ints, known dtype and format): the attributes ``aclTensor.__init__`` would set,
+    without converting each value again. ValueError when the dtype has no numpy dtype."""
+    t = object.__new__(aclTensor)
+    t.view_shape = tuple(view)
+    t.data_type = dtype = _DATA_TYPES[dt]
+    t.view_strides = tuple(strides)
+    t.view_offset = offset
+    t.storage_format = _FORMATS[fmt]
+    t.storage_shape = tuple(storage)
+    t.tensor_data = addr
+    t.destroyed = False
+    t.np_dtype = to_numpy_dtype(dtype)
+    return t
 
 
 def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, tensor_data):  # noqa: N802,A002
@@ -115,9 +143,9 @@ def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, 
         addr = _as_int(api, "tensorData", tensor_data)
         dt = _as_int(api, "dataType", data_type)
         fmt = _as_int(api, "format", format)
-        if dt not in aclDataType.__members__.values():
+        if dt not in _DATA_TYPES:
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: dataType {dt} is not an aclDataType")
-        if fmt not in aclFormat.__members__.values():
+        if fmt not in _FORMATS:
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: format {fmt} is not an aclFormat")
         if any(d < 0 for d in view) or any(d < 0 for d in storage):
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: negative dim in view {view} / storage {storage}")
@@ -131,11 +159,11 @@ def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, 
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: device address {addr:#x} is not 32-byte aligned")
         if all(view):
             extent = offset + sum((d - 1) * s for d, s in zip(view, strides)) + 1
-            if extent > int(np.prod(storage, dtype=np.int64)):
+            if extent > math.prod(storage):
                 return _fail(ACLNN_ERR_PARAM_INVALID,
                              f"{api}: view {view} with strides {list(strides)} and offset {offset} "
                              f"reaches element {extent - 1}, beyond storage {storage}")
-        return aclTensor(view, dt, strides, offset, fmt, storage, addr)
+        return _new_tensor(view, dt, strides, offset, fmt, storage, addr)
     except _BadArg as e:
         return _fail(ACLNN_ERR_PARAM_INVALID, str(e))
     except (TypeError, ValueError, OverflowError) as e:

@@ -86,10 +86,10 @@ def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: in
     """
     frac = FRAC
     seen = set()
+    bns = [align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac) for bn0 in (256, 128, 64, 32, 16)]
     for bm0 in (256, 128, 64, 32, 16):
         bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
-        for bn0 in (256, 128, 64, 32, 16):
-            bn = align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac)
+        for bn in bns:
             if (bm, bn) in seen:
                 continue
             seen.add((bm, bn))
@@ -228,20 +228,28 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     # and stops once a bound exceeds 1.03 x the best estimate so far: such a candidate
     # can neither be the fastest nor be within 3% of it (see _lower_bound)
     pending = []
+    unique_in_l2 = unique <= chip.l2_bytes // 2
+    cube_memo = memo.get(("cube_of", cube_dtype))
+    if cube_memo is None:
+        cube_memo = memo[("cube_of", cube_dtype)] = {}
+    # ceil_div(a, b) written out as -(-a // b) (the same integers, no call per candidate)
     for idx, (bm, bn, bk, kl1, l0c_buf) in enumerate(_cube_candidates(chip, m_al, n_al, k_al, item, k_frac,
                                                                       buffer_num)):
-        tiles = batch * ceil_div(m_al, bm) * ceil_div(n_al, bn)
-        rounds = ceil_div(tiles, cores)
-        kc = ceil_div(k_al, kl1)
+        tiles = batch * -(-m_al // bm) * -(-n_al // bn)
+        rounds = -(-tiles // cores)
+        kc = -(-k_al // kl1)
         steps = rounds * kc
         # the MTE2 bytes of one step, as _step_stages states them
         traffic = tiles * kc * (int(bm * kl1 * item / a_gm_reuse) + kl1 * bn * item)
         # re-reads come from L2 when the operands fit in it, else from HBM
-        hbm = unique if unique <= chip.l2_bytes // 2 else traffic
+        hbm = unique if unique_in_l2 else traffic
         bus = max(traffic / l2_bw, hbm / hbm_bw)
         lb = bus
         if buffer_num >= 2:
-            cube_d = _cube_ns(memo, chip, bm * bn * align_up(kl1, k_frac), cube_dtype)
+            macs = bm * bn * (-(-kl1 // k_frac) * k_frac)
+            cube_d = cube_memo.get(macs)
+            if cube_d is None:
+                cube_d = cube_memo[macs] = _cube_ns(memo, chip, macs, cube_dtype)
             lb = max(cube_d + (steps - 1) * cube_d, bus)
         pending.append((lb, idx, bus, steps, (rounds, -min(tiles, cores), tiles * kc, -bm * bn),
                         (bm, bn, bk, kl1, l0c_buf)))
