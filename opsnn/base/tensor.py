@@ -100,6 +100,10 @@ def _as_ints(api: str, name: str, seq) -> list[int]:
     return [_as_int(api, f"{name} element", v) for v in seq]
 
 
+#: the largest element count an aclTensor's int64 dims can describe (CANN's aclCreateTensor
+#: takes int64_t viewDims/storageDims)
+_MAX_ELEMENTS = 2**63 - 1
+
 #: aclDataType / aclFormat members by value (a dict lookup instead of an Enum call per tensor)
 _DATA_TYPES = {int(v): v for v in aclDataType}
 _FORMATS = {int(v): v for v in aclFormat}
@@ -157,6 +161,9 @@ def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, 
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: tensorData {addr} is negative")
         if addr % 32:
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: device address {addr:#x} is not 32-byte aligned")
+        if math.prod(storage) > _MAX_ELEMENTS or math.prod(view) > _MAX_ELEMENTS:
+            return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: view {view} / storage {storage} holds more than "
+                                                  f"2^63 - 1 elements (aclTensor sizes are int64)")
         if all(view):
             extent = offset + sum((d - 1) * s for d, s in zip(view, strides)) + 1
             if extent > math.prod(storage):
