@@ -13,7 +13,11 @@ of its ``bytes``) shares them instead of copying: the allocation is *shared* unt
 first writable access (:meth:`DeviceMemory.array` with ``writable=True``, the default,
 or a partial write), which makes it a private copy first. The bytes read are the same
 either way; the copy (and the page faults of the zeroed buffer under it, about twice
-the copy) is skipped for data only ever read (weights): 64 MiB per MiniLM run.
+the copy) is skipped for data only ever read (weights): 64 MiB per MiniLM run, 232 MiB
+per AlexNet run once the frontend freezes its uploaded constants (``frontend.program``).
+While an allocation is shared, :meth:`DeviceMemory.derived` may keep values computed
+from its bytes (a FRACTAL_Z weight unpacked for the GEMM); the first writable access
+drops them with the sharing.
 """
 from __future__ import annotations
 

@@ -117,11 +117,14 @@ def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=Non
             x = nc1hwc0_to_nchw(packed_view(mem, xa, xm.storage_shape, xm.np_dtype, writable=False), c)
             w = _weight_oihw(mem, wa, wm, oihw)
             b = tensor_view(mem, addrs[2], bias_t, writable=False) if bias_t is not None else None
-            r = conv2d_nchw(x, w, stride, pads, dilation, 1, b, compute)
-            if res_t is not None:
-                r = r + _residual_nchw(mem, addrs[-2], res_t, fp.c0)
+            r = conv2d_nchw(x, w, stride, pads, dilation, 1, b, compute)   # a fresh float32 array
+            if res_t is not None:   # in place: the same float32 adds, no temporary
+                np.add(r, _residual_nchw(mem, addrs[-2], res_t, fp.c0), out=r)
             if act is not None:
-                r = apply_epilogue(r, *act)
+                if act[0] == "relu":   # EPILOGUES["relu"] in place (the same np.maximum)
+                    np.maximum(r, np.float32(0), out=r)
+                else:
+                    r = apply_epilogue(r, *act)
             r = np.asarray(r).astype(om.np_dtype, copy=False)
             _pack_into(packed_view(mem, oa, om.storage_shape, om.np_dtype), r, fp.c0)
         return body
