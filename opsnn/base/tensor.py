@@ -7,7 +7,6 @@ the address again (or the one set by aclSetInputTensorAddr).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -166,7 +165,7 @@ def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, 
                                                   f"2^63 - 1 elements (aclTensor sizes are int64)")
         if all(view):
             extent = offset + sum((d - 1) * s for d, s in zip(view, strides)) + 1
-            if extent > math.prod(storage):
+            if extent > int(np.prod(storage, dtype=np.int64)):
                 return _fail(ACLNN_ERR_PARAM_INVALID,
                              f"{api}: view {view} with strides {list(strides)} and offset {offset} "
                              f"reaches element {extent - 1}, beyond storage {storage}")
