@@ -9,8 +9,11 @@ wins when lo > hi).
 """
 from __future__ import annotations
 
+import importlib
 import math
+import os
 import sys
+import types
 from typing import Callable
 
 import numpy as np
@@ -24,11 +27,45 @@ _ERF = np.frompyfunc(math.erf, 1, 1)
 _FAST_REL = 2.0 ** -40
 
 
-#: below this many elements :func:`special_exact` runs ``py_ufunc`` alone while scipy.special
-#: is not yet imported: importing it costs about 0.3 s (measured on the 2-core machine,
-#: bytecode cached), which ``math.erf`` element by element (~0.1-0.2 us each) only
-#: reaches near a million elements; 2^16 elements cost about 10 ms.
+#: below this many elements :func:`special_exact` runs ``py_ufunc`` alone while scipy's
+#: compiled ufuncs are not yet loaded: loading them (:func:`scipy_ufuncs`) costs 20-45 ms
+#: (the ``scipy`` top package and ``scipy.special._ufuncs``; measured on the 2-core
+#: machine, bytecode cached), about what ``math.erf`` element by element (~0.15 us each)
+#: spends on 2^17-2^18 elements; 2^16 elements cost about 10 ms.
 SMALL_SPECIAL = 1 << 16
+
+
+def scipy_ufuncs():
+    """A module holding scipy's compiled special-function ufuncs (``erf``, ``erfc``...):
+    ``scipy.special`` itself when it is already imported, else ``scipy.special._ufuncs``
+    loaded without running ``scipy/special/__init__.py``. That ``__init__`` costs about
+    0.3 s (most of it the array-API compatibility layer of
+    ``scipy.special._support_alternative_backends``, ``python -X importtime``, scipy
+    1.17) and adds nothing for numpy inputs: ``scipy.special.erf`` is the
+    ``_ufuncs.erf`` ufunc object. The package is stood in for by a bare module with
+    its ``__path__`` only while ``_ufuncs`` imports, then removed again, so a later
+    ``import scipy.special`` runs the real ``__init__`` and reuses the loaded
+    submodules (the same ufunc objects). Any failure falls back to
+    ``import scipy.special``. Raises ImportError when scipy is not installed."""
+    real = sys.modules.get("scipy.special")
+    if real is not None:
+        return real
+    loaded = sys.modules.get("scipy.special._ufuncs")
+    if loaded is not None:
+        return loaded
+    try:
+        import scipy
+        stub = types.ModuleType("scipy.special")
+        stub.__path__ = [os.path.join(os.path.dirname(scipy.__file__), "special")]
+        sys.modules["scipy.special"] = stub
+        try:
+            return importlib.import_module("scipy.special._ufuncs")
+        finally:
+            if sys.modules.get("scipy.special") is stub:
+                del sys.modules["scipy.special"]
+    except Exception:    # any other layout: the ordinary (slower) package import
+        import scipy.special
+        return scipy.special
 
 
 def special_exact(py_ufunc, fast: "Callable[[np.ndarray], np.ndarray] | str", x: np.ndarray) -> np.ndarray:
@@ -39,17 +76,17 @@ def special_exact(py_ufunc, fast: "Callable[[np.ndarray], np.ndarray] | str", x:
     does not round to one value of the dtype (near a rounding boundary, NaN) are
     recomputed by ``py_ufunc``. float64 (and non-float) inputs always take
     ``py_ufunc``: there the two differ in the last bits. ``fast`` may be the name of a
-    ``scipy.special`` function, imported on first use, and only once an input reaches
-    :data:`SMALL_SPECIAL` elements (smaller ones take ``py_ufunc`` until then: the
-    same result)."""
+    ``scipy.special`` function, loaded on first use (:func:`scipy_ufuncs`), and only
+    once an input reaches :data:`SMALL_SPECIAL` elements (smaller ones take ``py_ufunc``
+    until then: the same result)."""
     x = np.asarray(x)
     if not x.size or x.dtype.kind != "f" or x.dtype == np.float64:
         return special(py_ufunc, x)
     if isinstance(fast, str):
-        if x.size < SMALL_SPECIAL and "scipy.special" not in sys.modules:
+        if x.size < SMALL_SPECIAL and "scipy.special" not in sys.modules \
+                and "scipy.special._ufuncs" not in sys.modules:
             return special(py_ufunc, x)
-        import scipy.special   # imported on first use (about 0.3 s)
-        fast = getattr(scipy.special, fast)
+        fast = getattr(scipy_ufuncs(), fast)
     x64 = x.astype(np.float64)
     y = fast(x64)
     out = y.astype(x.dtype)
