@@ -87,15 +87,51 @@ def special_exact(py_ufunc, fast: "Callable[[np.ndarray], np.ndarray] | str", x:
                 and "scipy.special._ufuncs" not in sys.modules:
             return special(py_ufunc, x)
         fast = getattr(scipy_ufuncs(), fast)
-    x64 = x.astype(np.float64)
-    y = fast(x64)
-    out = y.astype(x.dtype)
-    m = np.abs(y) * _FAST_REL
-    with np.errstate(over="ignore", invalid="ignore"):
-        unsure = np.flatnonzero((y - m).astype(x.dtype) != (y + m).astype(x.dtype))
+    xf = x.reshape(-1)
+    out, unsure = _fast_rounded(fast, xf, x.dtype)
     if unsure.size:
-        out.flat[unsure] = np.asarray(py_ufunc(x64.flat[unsure]), dtype=np.float64).astype(x.dtype)
-    return out
+        out[unsure] = np.asarray(py_ufunc(xf[unsure].astype(np.float64)), dtype=np.float64).astype(x.dtype)
+    return out.reshape(x.shape)
+
+
+#: elements per chunk of :func:`_fast_rounded`: its four scratch buffers (two float64,
+#: two of the dtype, <= 384 KiB) stay in a core's L2, where one pass per whole array
+#: streams 8 arrays of 8n bytes through memory (measured 95 -> 69 ms for erf on
+#: 1.57 M float32, MiniLM batch 8 x 128, on the 2-core machine)
+CHUNK = 1 << 14
+
+
+def _fast_rounded(fast, xf: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """``(fast(xf) rounded to dtype, flat indices whose rounding is unsure)`` for a
+    1-D float ``xf``, computed chunk by chunk (:data:`CHUNK`): each chunk is widened to
+    float64, ``fast`` applied, the result rounded into ``out``, and the interval
+    ``y * (1 +- 2^-40)`` rounded at both ends (unsure where the ends differ)."""
+    n = xf.size
+    out = np.empty(n, dtype)
+    c = min(CHUNK, n)
+    y, t = np.empty(c), np.empty(c)
+    lo, hi = np.empty(c, dtype), np.empty(c, dtype)
+    is_ufunc = isinstance(fast, np.ufunc)
+    unsure = []
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i in range(0, n, c):
+            k = min(c, n - i)
+            yk, tk, lk, hk = y[:k], t[:k], lo[:k], hi[:k]
+            yk[...] = xf[i:i + k]          # exact: every float dtype widens to float64
+            if is_ufunc:
+                fast(yk, out=yk)
+            else:
+                yk[...] = fast(yk)
+            out[i:i + k] = yk              # the one rounding, as astype
+            np.abs(yk, out=tk)
+            tk *= _FAST_REL
+            lk[...] = yk - tk
+            np.add(yk, tk, out=tk)
+            hk[...] = tk
+            u = np.flatnonzero(lk != hk)
+            if u.size:
+                unsure.append(u + i)
+    return out, (np.concatenate(unsure) if unsure else np.empty(0, np.intp))
 
 
 def erf_compute(x: np.ndarray) -> np.ndarray:
