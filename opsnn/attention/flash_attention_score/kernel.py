@@ -227,21 +227,30 @@ def flash_attention_forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, pse: np
     acc = np.zeros((b, n, s_q, v.shape[3]), np.float32)
     sc = np.float32(scale)
     kt = k.swapaxes(-1, -2)
+    # every step below writes into an array this loop owns (``s`` is the fresh matmul
+    # result, ``acc``/``l`` are ours): the same float32 ufuncs as out-of-place, the same bits
     for j0 in range(0, s_kv, block_kv):
         j1 = min(j0 + block_kv, s_kv)
         s = np.matmul(q, kt[..., j0:j1])
         if pse is not None:
-            s = s + pse[..., j0:j1]
+            s = s + pse[..., j0:j1]   # not in place: pse may broadcast s to a larger shape
         s *= sc
         if masked is not None:
-            s = np.where(masked[..., j0:j1], FILL, s)
+            mk = masked[..., j0:j1]
+            if np.broadcast_shapes(mk.shape, s.shape) == s.shape:
+                np.copyto(s, FILL, where=mk)
+            else:
+                s = np.where(mk, FILL, s)
         m_new = np.maximum(m, s.max(axis=-1))
         alpha = np.exp(m - m_new)
-        p = np.exp(s - m_new[..., None])
-        l = l * alpha + p.sum(axis=-1)
+        np.subtract(s, m_new[..., None], out=s)
+        p = np.exp(s, out=s)
+        l *= alpha
+        l += p.sum(axis=-1)
         if p_dtype is not None:
             p = p.astype(p_dtype).astype(np.float32)
-        acc = acc * alpha[..., None] + np.matmul(p, v[..., j0:j1, :])
+        acc *= alpha[..., None]
+        acc += np.matmul(p, v[..., j0:j1, :])
         m = m_new
     out = acc / l[..., None]
     if zero_invalid_rows and masked is not None:

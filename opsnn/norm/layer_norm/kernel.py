@@ -31,8 +31,13 @@ def _affine(mem, addrs, ws, refs, d):
     return w, b
 
 
-def _normalise(x, mean, rstd, w, b):
-    y = (x - mean[:, None]) * rstd[:, None]
+def _normalise(x, mean, rstd, w, b, diff=None):
+    """(x - mean) * rstd * w + b in fp32; ``diff``: ``x - mean[:, None]`` already
+    computed (a fresh array, then overwritten: the same bits, one pass fewer)."""
+    if diff is None:
+        y = (x - mean[:, None]) * rstd[:, None]
+    else:
+        y = np.multiply(diff, rstd[:, None], out=diff)
     if w is not None:
         y *= w
     if b is not None:
@@ -57,7 +62,7 @@ def fused_body(refs, rows, d, eps):
             diff = x - mean[:, None]
             var = np.einsum("ij,ij->i", diff, diff, dtype=np.float32) / np.float32(d)
             rstd = np.float32(1) / np.sqrt(var + np.float32(eps))
-            write_ref(mem, addrs, ws, refs["out"], _normalise(x, mean, rstd, w, b))
+            write_ref(mem, addrs, ws, refs["out"], _normalise(x, mean, rstd, w, b, diff))
             _write_stats_out(mem, addrs, ws, refs, mean, rstd)
         return body
     return make
