@@ -7,6 +7,7 @@ the address again (or the one set by aclSetInputTensorAddr).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
