@@ -30,7 +30,7 @@ from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import GmL2, L2Cache
 from .metrics import kernel_metrics
 from .records import KernelRecords
-from .hardware.inline import InlineClock, run_blocks_inline
+from .hardware.inline import run_kernel_inline
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, KernelSpec, MixBlockProgram, Pipe
 from .trace import TraceRecorder
@@ -386,13 +386,7 @@ class Device:
         """The fast path: every block's :func:`run_block` run by
         :func:`run_blocks_inline` in SimPy's order; returns the time (ns) the last
         block ended (the caller moves the clock there: no SimPy event at all)."""
-        sched = self.scheduler
-        kind = spec.core_type
-        release = sched.release
-        clock = InlineClock(self.env._now)
-        gens = [run_block(self, sched.acquire(kind), prog, spec, stats, scope, unit, 0.0, release, clock)
-                for prog in spec.blocks]
-        end = run_blocks_inline(gens, clock, dispatch)   # the blocks' dispatch wait, taken there
+        end = run_kernel_inline(self, spec, stats, scope, unit, dispatch)   # the dispatch wait, taken there
         self.fast_kernels += 1
         return end
 
