@@ -74,19 +74,51 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
     pipes = prog.pipes
     S = len(pipes)
     groups: list[list[tuple]] = [[] for _ in range(S)]
+    memo = _stage_memo(chip, aiv_split)
     for g in prog.tiles:
         if tuple(st.pipe for st in g.stages) != pipes:
             raise ValueError(f"tile groups of one block must share one pipe sequence: {pipes} vs "
                              f"{tuple(st.pipe for st in g.stages)}")
         if g.count <= 0:
             continue
+        count = g.count
         for s, st in enumerate(g.stages):
-            c = stage_cost(chip, st)
-            eng = c.engine_ns / aiv_split if aiv_split > 1 and st.pipe in AIV_PIPES else c.engine_ns
-            groups[s].append((g.count, eng, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes,
-                              c.gm and c.nbytes > 0, st.pipe in _WRITE_PIPES))
+            try:
+                terms = memo.get(st)
+            except TypeError:   # an unhashable L2 key: no memo
+                terms = memo = None
+            if terms is None:
+                terms = _stage_terms(chip, st, aiv_split)
+                if memo is not None:
+                    if len(memo) > 65536:
+                        memo.clear()
+                    memo[st] = terms
+            groups[s].append((count,) + terms)
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)
+
+
+def _stage_terms(chip, st, aiv_split: int) -> tuple:
+    """One stage's entry of ``CompiledProgram.groups`` without its tile count."""
+    c = stage_cost(chip, st)
+    eng = c.engine_ns / aiv_split if aiv_split > 1 and st.pipe in AIV_PIPES else c.engine_ns
+    return (eng, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes, c.gm and c.nbytes > 0,
+            st.pipe in _WRITE_PIPES)
+
+
+#: per (chip object, aiv_split): Stage value -> its terms. stage_cost is a pure function of the
+#: chip and the stage's fields, and tilings build many equal stages (one per block, per layer)
+_MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
+
+
+def _stage_memo(chip, aiv_split: int) -> dict:
+    key = (id(chip), aiv_split)
+    hit = _MEMOS.get(key)
+    if hit is None or hit[0] is not chip:
+        if len(_MEMOS) > 64:
+            _MEMOS.clear()
+        hit = _MEMOS[key] = (chip, {})
+    return hit[1]
 
 
 class KernelStats:
