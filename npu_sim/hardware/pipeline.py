@@ -32,15 +32,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
 from .bandwidth import l2_write_cost_factor
-from .cost import AIV_PIPES, stage_cost
+from .cost import AIV_PIPES, stage_memo as _stage_memo, stage_terms as _stage_terms
 from .block_book import book_block
 from .single_tile import run_single_tile
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..device import Device
     from .cores import Core
-
-_WRITE_PIPES = frozenset({Pipe.MTE3, Pipe.FIXPIPE})
 
 #: False sends one-tile blocks through the general loop too (the tests compare both)
 SINGLE_TILE = True
@@ -96,29 +94,6 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
             groups[s].append((count,) + terms)
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)
-
-
-def _stage_terms(chip, st, aiv_split: int) -> tuple:
-    """One stage's entry of ``CompiledProgram.groups`` without its tile count."""
-    c = stage_cost(chip, st)
-    eng = c.engine_ns / aiv_split if aiv_split > 1 and st.pipe in AIV_PIPES else c.engine_ns
-    return (eng, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes, c.gm and c.nbytes > 0,
-            st.pipe in _WRITE_PIPES)
-
-
-#: per (chip object, aiv_split): Stage value -> its terms. stage_cost is a pure function of the
-#: chip and the stage's fields, and tilings build many equal stages (one per block, per layer)
-_MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
-
-
-def _stage_memo(chip, aiv_split: int) -> dict:
-    key = (id(chip), aiv_split)
-    hit = _MEMOS.get(key)
-    if hit is None or hit[0] is not chip:
-        if len(_MEMOS) > 64:
-            _MEMOS.clear()
-        hit = _MEMOS[key] = (chip, {})
-    return hit[1]
 
 
 class KernelStats:
