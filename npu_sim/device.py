@@ -31,9 +31,7 @@ from .hardware.l2 import GmL2, L2Cache
 from .metrics import kernel_metrics
 from .records import KernelRecords
 from . import stream_runner
-from .hardware import pipeline as _pipeline
-from .hardware.inline import InlineClock, run_blocks_inline
-from .hardware.single_tile import run_single_tile
+from .hardware.inline import run_kernel_inline
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, KernelSpec, MixBlockProgram, Pipe
 from .trace import TraceRecorder
@@ -401,25 +399,7 @@ class Device:
         """The fast path: every block's :func:`run_block` run by
         :func:`run_blocks_inline` in SimPy's order; returns the time (ns) the last
         block ended (the caller moves the clock there: no SimPy event at all)."""
-        sched = self.scheduler
-        kind = spec.core_type
-        acquire, release = sched.acquire, sched.release
-        now = self.env._now
-        clock = InlineClock(now)
-        # a one-tile block's generator is made directly (what run_block would delegate to,
-        # with the clock it would start at: the blocks' common dispatch end)
-        base = now + dispatch if dispatch else now
-        single = _pipeline.SINGLE_TILE
-        compiled = self.compiled
-        label = spec.name
-        gens = []
-        for prog in spec.blocks:
-            core = acquire(kind)
-            cp = compiled(prog, 1)
-            gens.append(run_single_tile(self, core, cp, label, stats, unit, release, clock, base)
-                        if single and cp.single else
-                        run_block(self, core, prog, spec, stats, scope, unit, 0.0, release, clock))
-        end = run_blocks_inline(gens, clock, dispatch)   # the blocks' dispatch wait, taken there
+        end = run_kernel_inline(self, spec, stats, scope, unit, dispatch)   # the dispatch wait, taken there
         self.fast_kernels += 1
         return end
 

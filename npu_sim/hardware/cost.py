@@ -177,6 +177,36 @@ def stage_cost(chip: ChipConfig, stage: Stage) -> StageCost:
     return StageCost(0.0, scalar, scalar, 0, (), 0, False)
 
 
+#: pipes whose GM stage writes (the L2 write-back path)
+_WRITE_PIPES = frozenset({Pipe.MTE3, Pipe.FIXPIPE})
+
+
+def stage_terms(chip: ChipConfig, st: Stage, aiv_split: int) -> tuple:
+    """One stage's entry of pipeline.py's ``CompiledProgram.groups`` without its tile count:
+    ``(engine_ns, fixed_ns, scalar_ns, bus_bytes, keyed, nbytes, gm, write)``, the engine
+    term of a VECTOR/MTE3 stage divided by ``aiv_split`` (a fused MIX program's AIVs)."""
+    c = stage_cost(chip, st)
+    eng = c.engine_ns / aiv_split if aiv_split > 1 and st.pipe in AIV_PIPES else c.engine_ns
+    return (eng, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes, c.gm and c.nbytes > 0,
+            st.pipe in _WRITE_PIPES)
+
+
+#: per (chip object, aiv_split): Stage value -> its terms. stage_cost is a pure function of the
+#: chip and the stage's fields, and tilings build many equal stages (one per block, per layer)
+_MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
+
+
+def stage_memo(chip: ChipConfig, aiv_split: int) -> dict:
+    """The memo of :func:`stage_terms` for ``chip`` (a frozen ChipConfig, kept by identity)."""
+    key = (id(chip), aiv_split)
+    hit = _MEMOS.get(key)
+    if hit is None or hit[0] is not chip:
+        if len(_MEMOS) > 64:
+            _MEMOS.clear()
+        hit = _MEMOS[key] = (chip, {})
+    return hit[1]
+
+
 def engine_ns(chip: ChipConfig, stage: Stage) -> float:
     """The stage's throughput term on its own engine (ns), without contention and
     without the fixed per-issue / per-tile costs."""

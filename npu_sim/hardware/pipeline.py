@@ -32,15 +32,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
 from .bandwidth import l2_write_cost_factor
-from .cost import AIV_PIPES, stage_cost
+from .cost import AIV_PIPES, stage_memo as _stage_memo, stage_terms as _stage_terms
 from .block_book import book_block
 from .single_tile import run_single_tile
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..device import Device
     from .cores import Core
-
-_WRITE_PIPES = frozenset({Pipe.MTE3, Pipe.FIXPIPE})
 
 #: False sends one-tile blocks through the general loop too (the tests compare both)
 SINGLE_TILE = True
@@ -74,17 +72,26 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
     pipes = prog.pipes
     S = len(pipes)
     groups: list[list[tuple]] = [[] for _ in range(S)]
+    memo = _stage_memo(chip, aiv_split)
     for g in prog.tiles:
         if tuple(st.pipe for st in g.stages) != pipes:
             raise ValueError(f"tile groups of one block must share one pipe sequence: {pipes} vs "
                              f"{tuple(st.pipe for st in g.stages)}")
         if g.count <= 0:
             continue
+        count = g.count
         for s, st in enumerate(g.stages):
-            c = stage_cost(chip, st)
-            eng = c.engine_ns / aiv_split if aiv_split > 1 and st.pipe in AIV_PIPES else c.engine_ns
-            groups[s].append((g.count, eng, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes,
-                              c.gm and c.nbytes > 0, st.pipe in _WRITE_PIPES))
+            try:
+                terms = memo.get(st)
+            except TypeError:   # an unhashable L2 key: no memo
+                terms = memo = None
+            if terms is None:
+                terms = _stage_terms(chip, st, aiv_split)
+                if memo is not None:
+                    if len(memo) > 65536:
+                        memo.clear()
+                    memo[st] = terms
+            groups[s].append((count,) + terms)
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)
 
