@@ -396,9 +396,10 @@ class Device:
         return sum(len(free[u]) for u in sched.sources[kind]) >= nblocks
 
     def _blocks_inline(self, spec, stats, scope, unit, dispatch) -> float:
-        """The fast path: every block's :func:`run_block` run by
-        :func:`run_blocks_inline` in SimPy's order; returns the time (ns) the last
-        block ended (the caller moves the clock there: no SimPy event at all)."""
+        """The fast path: the blocks run by :func:`run_kernel_inline` in SimPy's order
+        (one-tile blocks in its generator-free loop, the others' :func:`run_block`
+        generators by ``run_blocks_inline``); returns the time (ns) the last block
+        ended (the caller moves the clock there: no SimPy event at all)."""
         end = run_kernel_inline(self, spec, stats, scope, unit, dispatch)   # the dispatch wait, taken there
         self.fast_kernels += 1
         return end

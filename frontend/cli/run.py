@@ -199,9 +199,8 @@ def cmd_run(args, console: Console) -> int:
     print_summary(console, model=path.name, chip=chip, result=result, records=records, peak_bytes=peak,
                   weight_bytes=runner.weight_bytes, trace_path=trace_path, check=check, prepare_s=prepare_s,
                   ref_s=ref_s, top=args.top, mode=args.mode,
-                  inputs={n: (np.shape(a), np.asarray(a).dtype if not hasattr(a, "dtype") else a.dtype)
-                          for n, a in feeds.items()},
-                  shaped_by=" ".join([f"--batch {args.batch}"] * bool(args.batch)
+                  inputs={n: (a.shape, a.dtype) for n, a in feeds.items()},   # arrays or placeholders
+                  shaped_by=" ".join(([f"--batch {args.batch}"] if args.batch else [])
                                      + [f"--dim {d}" for d in args.dim or []]))
     from ..memory import print_memory
     print_memory(console, mem_report, full=args.memory_report)
