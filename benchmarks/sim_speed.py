@@ -359,7 +359,7 @@ def part2(quick: bool) -> None:
     memory_scaling(quick, session)
 
 
-def matmul_scaling(quick: bool, session) -> None:
+def matmul_scaling(quick: bool, session, repeat: int = 3) -> None:
     """One Matmul n x n x n fp16 (timing-only, trace "kernels"; phase 1 + simulate) for
     n = 256 .. 16384 (``--quick``: .. 1024), with the uncontended fast path (default)
     and with the per-block event path (``Device.fast_path = False``, as
@@ -368,7 +368,8 @@ def matmul_scaling(quick: bool, session) -> None:
     fitted exponent of wall against tile steps for both paths. The cube tiling caps a
     block's timed steps (MAX_CUBE_STEPS_PER_BLOCK), so beyond a few thousand tiles the
     wall time stops growing with the tile count: an exponent well under 1, which is
-    better than linear."""
+    better than linear. Each wall is the median of ``repeat`` interleaved runs (one
+    run's noise on a busy 2-core machine moved the fitted exponent by 0.15)."""
     import opsnn
     from acl_runtime import acl
     from acl_runtime.runtime import runtime
@@ -376,26 +377,28 @@ def matmul_scaling(quick: bool, session) -> None:
     sizes = [256, 512, 1024] + ([] if quick else [2048, 4096, 8192, 16384])
     rows = []
     for n in [128] + sizes:   # the first is a warm-up
-        row = [n]
-        for fast in (True, False):
-            clear_executor_cache()   # both paths pay a cold phase 1
-            h = session()
-            runtime().device.fast_path = fast
-            _, a = h.empty((n, n), np.float16)
-            _, c = h.empty((n, n), np.float16)
-            t0 = time.perf_counter()
-            ws, ex, ret = opsnn.aclnnMatmulGetWorkspaceSize(a, a, c, 0)
-            opsnn.aclnnMatmul(h.malloc(ws) if ws else 0, ws, ex, 0)
-            acl.rt.synchronize_device()
-            row.append(time.perf_counter() - t0)
-            td = (ex.plan.info or {}).get("tiling") or {}   # MatmulTilingData's fields (phase 1's info)
+        walls = {True: [], False: []}
+        for _ in range(repeat):   # interleaved: fast, event, fast, event, ...
+            for fast in (True, False):
+                clear_executor_cache()   # both paths pay a cold phase 1
+                h = session()
+                runtime().device.fast_path = fast
+                _, a = h.empty((n, n), np.float16)
+                _, c = h.empty((n, n), np.float16)
+                t0 = time.perf_counter()
+                ws, ex, ret = opsnn.aclnnMatmulGetWorkspaceSize(a, a, c, 0)
+                opsnn.aclnnMatmul(h.malloc(ws) if ws else 0, ws, ex, 0)
+                acl.rt.synchronize_device()
+                walls[fast].append(time.perf_counter() - t0)
+                td = (ex.plan.info or {}).get("tiling") or {}   # MatmulTilingData's fields (phase 1's info)
+        row = [n, statistics.median(walls[True]), statistics.median(walls[False])]
         steps = td.get("out_tiles", 0) * td.get("k_chunks", 0)
         per_block = -(-td.get("out_tiles", 0) // max(td.get("block_dim", 1), 1)) * \
             -(-td.get("k_chunks", 0) // max(td.get("chunks_per_step", 1), 1))
         rows.append(row + [steps, per_block])
         acl.finalize()
     rows = rows[1:]
-    print("one Matmul n x n x n fp16 (timing-only; phase 1 + simulate; tiling from MatmulTilingData):")
+    print(f"one Matmul n x n x n fp16 (timing-only; phase 1 + simulate, median of {repeat}; tiling from MatmulTilingData):")
     for n, fa, ev, steps, pb in rows:
         print(f"  n={n:5d}  tiles x K chunks {steps:9,d}  timed steps/block {pb:4d}  "
               f"wall {fa:7.3f} s fast path, {ev:7.3f} s event path")
