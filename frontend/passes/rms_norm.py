@@ -150,10 +150,12 @@ def fuse_rms_norm(g: Graph) -> int:
     """Replace every decomposed RMSNorm (module doc) by one RMSNormalization node, in
     place; returns how many were made."""
     done = 0
+    prod, cons = producers(g), consumers(g)   # rebuilt only after a rewrite (_match reads, never writes)
+    removed: set[int] = set()                 # ids of nodes a rewrite took out of g.nodes
     for y in list(g.nodes):
-        if y.op_type != "Mul" or not any(y is n for n in g.nodes):
+        if y.op_type != "Mul" or id(y) in removed:
             continue
-        got = _match(g, y, producers(g), consumers(g))
+        got = _match(g, y, prod, cons)
         if got is None:
             continue
         x, gamma, eps, members = got
@@ -168,5 +170,7 @@ def fuse_rms_norm(g: Graph) -> int:
         g.nodes[i] = node
         gone = {id(m) for m in members[:-1]}
         g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
+        removed.update(id(m) for m in members)
+        prod, cons = producers(g), consumers(g)
         done += 1
     return done

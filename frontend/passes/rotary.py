@@ -106,10 +106,11 @@ def _cs_ok(g, name, xs) -> bool:
 def fuse_rotary(g: Graph) -> int:
     """Fuse every rotate-half rotary embedding (module doc) in place; returns the count."""
     done = 0
+    prod, cons = producers(g), consumers(g)   # rebuilt only after a rewrite (_match reads, never writes)
+    removed: set[int] = set()                 # ids of nodes a rewrite took out of g.nodes
     for add in list(g.nodes):
-        if add.op_type != "Add" or len(add.inputs) != 2 or not any(add is n for n in g.nodes):
+        if add.op_type != "Add" or len(add.inputs) != 2 or id(add) in removed:
             continue
-        prod, cons = producers(g), consumers(g)
         got = _match(g, add, prod, cons)
         if got is None:
             continue
@@ -120,6 +121,8 @@ def fuse_rotary(g: Graph) -> int:
         g.nodes[i] = node
         gone = {id(m) for m in members[:-1]}
         g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
+        removed.update(id(m) for m in members)
+        prod, cons = producers(g), consumers(g)
         done += 1
     return done + _pair_query_key(g)
 

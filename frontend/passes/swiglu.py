@@ -67,8 +67,9 @@ def fuse_swiglu(g: Graph) -> int:
     """Fuse every SwiGLU gate (module doc) in place; returns how many were fused."""
     prod, cons = producers(g), consumers(g)
     done = 0
+    present = {id(n) for n in g.nodes}   # the nodes still in g.nodes (a rewrite takes some out)
     for y in list(g.nodes):
-        if y.op_type != "Mul" or len(y.inputs) != 2 or not any(y is n for n in g.nodes):
+        if y.op_type != "Mul" or len(y.inputs) != 2 or id(y) not in present:
             continue
         for m_name, b in (y.inputs, y.inputs[::-1]):
             got = _gate(prod, cons, g, m_name)
@@ -80,6 +81,7 @@ def fuse_swiglu(g: Graph) -> int:
             if new:
                 done += 1
                 prod, cons = producers(g), consumers(g)
+                present = {id(n) for n in g.nodes}
                 break
     return done
 
