@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Node
-from .util import consumers, producers, sole_consumer, value_shape
+from .util import NodeMaps, sole_consumer, value_shape
 
 RMS_NORM = "RMSNormalization"
 
@@ -150,12 +150,12 @@ def fuse_rms_norm(g: Graph) -> int:
     """Replace every decomposed RMSNorm (module doc) by one RMSNormalization node, in
     place; returns how many were made."""
     done = 0
-    prod, cons = producers(g), consumers(g)   # rebuilt only after a rewrite (_match reads, never writes)
-    removed: set[int] = set()                 # ids of nodes a rewrite took out of g.nodes
+    maps = NodeMaps(g)          # updated by each rewrite (_match reads them, never writes)
+    removed: set[int] = set()   # ids of nodes a rewrite took out of g.nodes
     for y in list(g.nodes):
         if y.op_type != "Mul" or id(y) in removed:
             continue
-        got = _match(g, y, prod, cons)
+        got = _match(g, y, maps.prod, maps.cons)
         if got is None:
             continue
         x, gamma, eps, members = got
@@ -171,6 +171,6 @@ def fuse_rms_norm(g: Graph) -> int:
         gone = {id(m) for m in members[:-1]}
         g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
         removed.update(id(m) for m in members)
-        prod, cons = producers(g), consumers(g)
+        maps.update(members, [node])
         done += 1
     return done

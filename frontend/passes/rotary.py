@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Node
-from .util import consumers, producers
+from .util import NodeMaps, producers
 
 FUSED_ROTARY = "FusedRotaryPosEmb"
 _BIG = 2 ** 62
@@ -106,12 +106,12 @@ def _cs_ok(g, name, xs) -> bool:
 def fuse_rotary(g: Graph) -> int:
     """Fuse every rotate-half rotary embedding (module doc) in place; returns the count."""
     done = 0
-    prod, cons = producers(g), consumers(g)   # rebuilt only after a rewrite (_match reads, never writes)
-    removed: set[int] = set()                 # ids of nodes a rewrite took out of g.nodes
+    maps = NodeMaps(g)          # updated by each rewrite (_match reads them, never writes)
+    removed: set[int] = set()   # ids of nodes a rewrite took out of g.nodes
     for add in list(g.nodes):
         if add.op_type != "Add" or len(add.inputs) != 2 or id(add) in removed:
             continue
-        got = _match(g, add, prod, cons)
+        got = _match(g, add, maps.prod, maps.cons)
         if got is None:
             continue
         x, cos, sin, members = got
@@ -122,7 +122,7 @@ def fuse_rotary(g: Graph) -> int:
         gone = {id(m) for m in members[:-1]}
         g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
         removed.update(id(m) for m in members)
-        prod, cons = producers(g), consumers(g)
+        maps.update(members, [node])
         done += 1
     return done + _pair_query_key(g)
 
