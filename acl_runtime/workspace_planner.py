@@ -551,8 +551,10 @@ def _sweep_finds_overlap(plan: BufferPlan, bufs: list[BufferRequest]) -> bool:
     events (an end at op t before a start at t, lifetimes being half-open) keeping the
     live byte ranges sorted by offset. Those ranges are disjoint until the first
     overlap, so a new range overlaps some live one exactly when it overlaps its
-    neighbour below or above. O(n log n) comparisons."""
-    events = sorted([(b.lower, 1, k) for k, b in enumerate(bufs)] + [(b.upper, 0, k) for k, b in enumerate(bufs)])
+    neighbour below or above. O(n log n) comparisons. An empty lifetime (lower >=
+    upper) meets no other buffer."""
+    live = [k for k, b in enumerate(bufs) if b.lower < b.upper]
+    events = sorted([(bufs[k].lower, 1, k) for k in live] + [(bufs[k].upper, 0, k) for k in live])
     ranges = [(plan.offsets[b.buffer_id], plan.offsets[b.buffer_id] + plan.aligned_bytes[b.buffer_id])
               for b in bufs]
     active: list[tuple[int, int]] = []   # live (start, end) byte ranges, sorted

@@ -137,3 +137,5 @@ def test_verify_buffers_edges():
     wp.verify_buffers(_plan_with([a, c], {"a": 0, "c": 10}))
     with pytest.raises(AssertionError, match="'a' \\[0, 10\\) and 'c' \\[9, 19\\) overlap"):
         wp.verify_buffers(_plan_with([a, c], {"a": 0, "c": 9}))
+    empty = BufferRequest("e", 1, 1, 10)   # no lifetime (a hand-made plan): meets nothing
+    wp.verify_buffers(_plan_with([a, empty], {"a": 0, "e": 0}))
