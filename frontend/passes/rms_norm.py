@@ -150,7 +150,7 @@ def fuse_rms_norm(g: Graph) -> int:
     """Replace every decomposed RMSNorm (module doc) by one RMSNormalization node, in
     place; returns how many were made."""
     done = 0
-    maps = NodeMaps(g)          # updated by each rewrite (_match reads them, never writes)
+    maps = NodeMaps(g)          # kept by each rewrite (_match reads them, never writes)
     removed: set[int] = set()   # ids of nodes a rewrite took out of g.nodes
     for y in list(g.nodes):
         if y.op_type != "Mul" or id(y) in removed:
@@ -166,11 +166,8 @@ def fuse_rms_norm(g: Graph) -> int:
         node = Node(RMS_NORM, f"{y.name or y.outputs[0]}__rms_norm{done}", [x, gamma], [y.outputs[0]],
                     {"axis": -1, "epsilon": eps, "stash_type": 1, "fused": [m.op_type for m in members],
                      "members": members})
-        i = next(j for j, n in enumerate(g.nodes) if n is y)
-        g.nodes[i] = node
-        gone = {id(m) for m in members[:-1]}
-        g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
+        maps.rewrite(y, [node], members[:-1])
         removed.update(id(m) for m in members)
-        maps.update(members, [node])
         done += 1
+    maps.flush()
     return done

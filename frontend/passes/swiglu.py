@@ -65,7 +65,7 @@ def _split_halves(g: Graph, sp: Node, shape) -> int | None:
 
 def fuse_swiglu(g: Graph) -> int:
     """Fuse every SwiGLU gate (module doc) in place; returns how many were fused."""
-    maps = NodeMaps(g)          # updated by each rewrite
+    maps = NodeMaps(g)          # kept by each rewrite
     done = 0
     removed: set[int] = set()   # ids of nodes a rewrite took out of g.nodes
     for y in list(g.nodes):
@@ -83,6 +83,7 @@ def fuse_swiglu(g: Graph) -> int:
                 done += 1
                 removed.update(id(n) for n in gone)
                 break
+    maps.flush()
     return done
 
 
@@ -97,7 +98,7 @@ def _rewrite(g, maps, y, a, b, s, m, pa, pb, k) -> list:
             return []
         node = Node(FUSED_SWIGLU, f"{y.name}__swiglu{k}", [src], [y.outputs[0]],
                     {"dim": axis, "fused": ["Split", "Sigmoid", "Mul", "Mul"], "members": [pa, s, m, y]})
-        return _replace(g, maps, y, [node], (pa, s, m))
+        return _replace(maps, y, [node], (pa, s, m))
     if pa is None or pb is None or pa.op_type != "MatMul" or pb.op_type != "MatMul" or pa.inputs[0] != pb.inputs[0]:
         return []
     wg, wu = g.constants.get(pa.inputs[1]), g.constants.get(pb.inputs[1])
@@ -113,14 +114,10 @@ def _rewrite(g, maps, y, a, b, s, m, pa, pb, k) -> list:
     split = Node("Split", f"{y.name}__gate_up_split{k}", [gu], [a, b], {"axis": -1, "num_outputs": 2})
     node = Node(FUSED_SWIGLU, f"{y.name}__swiglu{k}", [gu], [y.outputs[0]],
                 {"dim": -1, "fused": ["MatMul", "MatMul", "Sigmoid", "Mul", "Mul"], "members": [split, s, m, y]})
-    return _replace(g, maps, y, [mm, node], (pa, pb, s, m))
+    return _replace(maps, y, [mm, node], (pa, pb, s, m))
 
 
-def _replace(g: Graph, maps, at: Node, new: list, drop) -> list:
+def _replace(maps, at: Node, new: list, drop) -> list:
     """``new`` in ``at``'s place, ``drop`` out; returns the nodes taken out."""
-    i = next(j for j, n in enumerate(g.nodes) if n is at)
-    g.nodes[i:i + 1] = new
-    gone = {id(n) for n in drop}
-    g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
-    maps.update([at, *drop], new)
+    maps.rewrite(at, new, drop)
     return [at, *drop]

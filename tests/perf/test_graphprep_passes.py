@@ -5,6 +5,7 @@ rewrite per layer (decomposed RMSNorm, rotary on q and k, SwiGLU) and on a graph
 is not SSA; and the kept maps equal rebuilt ones after random rewrites."""
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 
@@ -102,8 +103,17 @@ def _sig(n: Node):
     return n.op_type, n.name, tuple(n.inputs), tuple(n.outputs), tuple(attrs.items())
 
 
+def _immediate(self, at, new, drop):
+    """The reference rewrite: the node list edited at once, both maps rebuilt from it."""
+    i = next(j for j, n in enumerate(self.g.nodes) if n is at)
+    self.g.nodes[i:i + 1] = new
+    gone = {id(n) for n in drop}
+    self.g.nodes[:] = [n for n in self.g.nodes if id(n) not in gone]
+    self.rebuild()
+
+
 def _rebuild_every_time(monkeypatch):
-    monkeypatch.setattr(NodeMaps, "update", lambda self, removed, added: self.rebuild())
+    monkeypatch.setattr(NodeMaps, "rewrite", _immediate)
 
 
 @pytest.mark.parametrize("duplicate_writer", [False, True])
@@ -129,27 +139,42 @@ def _same_maps(maps: NodeMaps, g) -> bool:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_node_maps_follow_random_rewrites(seed):
-    """Replace random runs of nodes by one node reading their outside inputs (some
-    twice) and writing their last output: the kept maps equal fresh ones each time."""
+    """Replace random runs of original nodes by one or two new nodes reading the run's
+    outside inputs (one twice) and writing its last output: after each rewrite the kept
+    maps equal fresh ones of the reference node list, and the flushed node list is it."""
     rng = random.Random(seed)
     g = load_onnx(_llm(2, np.random.default_rng(seed)), meta_only=True)
+    ref = copy.copy(g)
+    ref.nodes = list(g.nodes)
     maps = NodeMaps(g)
+    touched: set[int] = set()
     for k in range(15):
-        i = rng.randrange(len(g.nodes))
-        run = g.nodes[i:i + rng.randint(1, 4)]
+        i = rng.randrange(len(ref.nodes))
+        run = ref.nodes[i:i + rng.randint(1, 4)]
+        if any(id(n) in touched for n in run):   # (a pass never rewrites a node a rewrite put in)
+            continue
+        touched.update(id(n) for n in run)
         inner = {o for n in run for o in n.outputs}
         ins = [x for n in run for x in n.inputs if x and x not in inner]
-        node = Node("Fused", f"f{k}", ins + ins[:1], [run[-1].outputs[0]])
-        g.nodes[i:i + len(run)] = [node]
-        maps.update(run, [node])
-        assert _same_maps(maps, g)
+        out = run[-1].outputs[0]
+        if rng.random() < 0.5:
+            new = [Node("Fused", f"f{k}", ins + ins[:1], [out])]
+        else:
+            new = [Node("Fused", f"f{k}", ins + ins[:1], [f"f{k}_mid"]), Node("Id", f"f{k}b", [f"f{k}_mid"], [out])]
+        touched.update(id(n) for n in new)
+        ref.nodes[i:i + len(run)] = new
+        at = rng.choice(run)
+        maps.rewrite(at, new, [n for n in run if n is not at])
+        assert _same_maps(maps, ref)
+    maps.flush()
+    assert [id(n) for n in g.nodes] == [id(n) for n in ref.nodes]
 
 
 def test_node_maps_rebuild_for_a_second_writer():
     g = load_onnx(_llm(1, np.random.default_rng(1)), meta_only=True)
     maps = NodeMaps(g)
+    last = g.nodes[-1]
     extra = Node("Relu", "again", ["x"], [g.nodes[3].outputs[0]])   # a value written twice from now on
-    g.nodes.append(extra)
-    maps.update([], [extra])
+    maps.rewrite(last, [last, extra], [])
     assert not maps.ssa and maps.prod[extra.outputs[0]] is extra and _same_maps(maps, g)
-    assert pass_util.producers(g)[extra.outputs[0]] is extra
+    assert g.nodes[-2:] == [last, extra] and pass_util.producers(g)[extra.outputs[0]] is extra
