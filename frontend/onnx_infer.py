@@ -156,13 +156,19 @@ def _static_inputs(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dic
     return out if dtype is not None else None
 
 
-def _ints(node: onnx.NodeProto, name: str):
-    """An INT or INTS attribute of ``node`` (int or list), or None when absent."""
+_MISSING = object()
+
+
+def _attr(node: onnx.NodeProto, name: str, default=_MISSING):
+    """Attribute ``name`` of ``node`` as an int (INT) or a list of ints (INTS);
+    ``default`` when absent; :data:`_MISSING` when of another type (or absent with no
+    default), which the rules treat as "leave the node to onnx"."""
     for a in node.attribute:
         if a.name == name:
-            return a.i if a.type == onnx.AttributeProto.INT else list(a.ints) \
-                if a.type == onnx.AttributeProto.INTS else None
-    return None
+            if a.type == onnx.AttributeProto.INT:
+                return a.i
+            return list(a.ints) if a.type == onnx.AttributeProto.INTS else _MISSING
+    return default
 
 
 def _conv_shape(node: onnx.NodeProto, x: tuple, w: tuple) -> tuple | None:
@@ -172,16 +178,14 @@ def _conv_shape(node: onnx.NodeProto, x: tuple, w: tuple) -> tuple | None:
     if sp < 1 or len(w) != len(x) or any(a.name == "auto_pad" and a.s not in (b"", b"NOTSET")
                                          for a in node.attribute):
         return None
-    group = _ints(node, "group")
-    group = 1 if group is None else group
     kernel = list(w[2:])
-    strides = _ints(node, "strides") or [1] * sp
-    dilations = _ints(node, "dilations") or [1] * sp
-    pads = _ints(node, "pads") or [0] * (2 * sp)
-    ks = _ints(node, "kernel_shape")
-    if (ks is not None and list(ks) != kernel) or group < 1 or x[1] != w[1] * group or w[0] % group or \
-            len(strides) != sp or len(dilations) != sp or len(pads) != 2 * sp or \
-            min(strides) < 1 or min(dilations) < 1 or min(pads) < 0:
+    group, ks = _attr(node, "group", 1), _attr(node, "kernel_shape", kernel)
+    strides, dilations = _attr(node, "strides", [1] * sp), _attr(node, "dilations", [1] * sp)
+    pads = _attr(node, "pads", [0] * (2 * sp))
+    if not isinstance(group, int) or any(not isinstance(v, list) for v in (ks, strides, dilations, pads)):
+        return None
+    if ks != kernel or group < 1 or x[1] != w[1] * group or w[0] % group or len(strides) != sp or \
+            len(dilations) != sp or len(pads) != 2 * sp or min(strides) < 1 or min(dilations) < 1 or min(pads) < 0:
         return None
     out = [x[0], w[0]]
     for i in range(sp):
@@ -198,13 +202,14 @@ def fast_output_shape(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: 
     static shapes and one float dtype (float16/32/64: every opset of these ops
     accepts them) in an opset onnx has a schema for, computed directly instead of
     through ``onnx.shape_inference`` (serialising protos costs ~30-60 us a node,
-    most of a CNN's load): pointwise ops (same shape), Add/Sub/Mul/Div/Sum (numpy
-    broadcasting, opset >= 7 / 8), inference BatchNormalization with 1-D statistics
-    of C values, Concat, MatMul of ranks >= 2 and Conv with explicit pads. None for
+    most of a CNN's load), from opset 7 on: pointwise ops (same shape),
+    Add/Sub/Mul/Div/Sum (numpy broadcasting; Sum from opset 8), inference
+    BatchNormalization with 1-D statistics of C values, Concat, MatMul of ranks >= 2
+    and Conv with explicit pads. None for
     anything else (the caller runs onnx's inference then), so every shape recorded is
     onnx's; ``tests/perf/test_graphprep_infer.py`` compares both on every light model
     and on random nodes."""
-    if len(node.output) != 1 or node.domain not in ("", "ai.onnx"):
+    if len(node.output) != 1 or node.domain not in ("", "ai.onnx") or opset < 7:
         return None
     op = node.op_type
     if op not in _SAME_SHAPE and op not in _BROADCAST and op not in ("Sum", "BatchNormalization", "Concat",
@@ -216,16 +221,16 @@ def fast_output_shape(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: 
     dtype, dims = ins[0][1], [i[0] for i in ins]
     if op in _SAME_SHAPE and len(dims) == 1:
         return dims[0], dtype
-    if (op in _BROADCAST and len(dims) == 2 and opset >= 7) or (op == "Sum" and dims and opset >= 8):
+    if (op in _BROADCAST and len(dims) == 2) or (op == "Sum" and dims and opset >= 8):
         try:
             return tuple(np.broadcast_shapes(*dims)), dtype
         except ValueError:
             return None
-    if op == "BatchNormalization" and len(dims) == 5 and opset >= 7 and len(dims[0]) >= 2 and \
-            all(d == (dims[0][1],) for d in dims[1:]) and not _ints(node, "training_mode"):
+    if op == "BatchNormalization" and len(dims) == 5 and len(dims[0]) >= 2 and \
+            all(d == (dims[0][1],) for d in dims[1:]) and _attr(node, "training_mode", 0) == 0:
         return dims[0], dtype
-    if op == "Concat" and dims and opset >= 4:
-        axis, r = _ints(node, "axis"), len(dims[0])
+    if op == "Concat" and dims:
+        axis, r = _attr(node, "axis"), len(dims[0])
         lowest = -r if opset >= 11 else 0   # negative axes from opset 11
         if not isinstance(axis, int) or not lowest <= axis < r or any(len(d) != r for d in dims):
             return None

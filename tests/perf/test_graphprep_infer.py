@@ -153,3 +153,11 @@ def test_old_opsets_left_to_onnx(op, opset):
     shapes = {"x": (2, 3), "z": (2, 3)}
     dtypes = {k: np.dtype(np.float32) for k in shapes}
     assert onnx_infer.fast_output_shape(node, shapes, dtypes, {}, opset) is None
+
+
+@pytest.mark.parametrize("attrs", [{"strides": 2}, {"group": [1]}, {"auto_pad": "SAME_UPPER"}])
+def test_conv_attributes_of_another_form_left_to_onnx(attrs):
+    node = helper.make_node("Conv", ["x", "w"], ["y"], **attrs)
+    shapes = {"x": (1, 4, 8, 8), "w": (4, 4, 3, 3)}
+    dtypes = {k: np.dtype(np.float32) for k in shapes}
+    assert onnx_infer.fast_output_shape(node, shapes, dtypes, {}, 13) is None
