@@ -37,7 +37,7 @@ from __future__ import annotations
 import bisect
 import graphlib
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence
+from typing import Hashable, Iterable, Iterator, Sequence
 
 #: Default offset/size granularity of arena placements (bytes). Assumption: 512 B keeps
 #: every workspace start friendly to GM->L1/L0A/L0B bursts (a multiple of the 32 B
@@ -265,6 +265,15 @@ def _lower_bound(sizes: list[int], live: list[int], anc: list[int]):
     return (total - int(res.flow_value)) * g, peak
 
 
+def _bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits of ``mask`` (an int >= 0), lowest first. Costs
+    O(set bits x width) instead of one test per candidate index."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 def _first_fit(size: int, offsets: dict[int, int], sizes: list[int], conflict_i: int) -> int:
     """Lowest offset where ``size`` bytes fit between the placed workspaces that
     conflict (bitset ``conflict_i``) with the one being placed."""
@@ -280,10 +289,11 @@ def _place(order: list[int], sizes: list[int], conflict: list[int]) -> tuple[dic
     """Greedy best fit: each op goes into the smallest gap between already-placed
     conflicting workspaces that holds it (lowest offset on ties), else on top of them."""
     offsets: dict[int, int] = {}
+    placed = 0   # bitset of the ops in offsets
     arena = 0
     for i in order:
         size = sizes[i]
-        busy = sorted((offsets[j], offsets[j] + sizes[j]) for j in offsets if conflict[i] >> j & 1)
+        busy = sorted((offsets[j], offsets[j] + sizes[j]) for j in _bits(conflict[i] & placed))
         best, best_gap, cursor = None, None, 0
         for lo, hi in busy:
             gap = lo - cursor
@@ -292,6 +302,7 @@ def _place(order: list[int], sizes: list[int], conflict: list[int]) -> tuple[dic
             cursor = max(cursor, hi)
         off = cursor if best is None else best
         offsets[i] = off
+        placed |= 1 << i
         arena = max(arena, off + size)
     return offsets, arena
 
@@ -412,8 +423,7 @@ def plan_workspaces(requests: Iterable[WorkspaceRequest],
         "size": sorted(live, key=lambda i: (-sizes[i], i)),
         "start": list(live),
         "conflict_degree": sorted(live, key=lambda i: (-degree[i], -sizes[i], i)),
-        "conflict_bytes": sorted(live, key=lambda i: (-sum(sizes[j] for j in live if conflict[i] >> j & 1)
-                                                      - sizes[i], i)),
+        "conflict_bytes": sorted(live, key=lambda i: (-sum(sizes[j] for j in _bits(conflict[i])) - sizes[i], i)),
     }
     lower, peak = _lower_bound(sizes, live, anc)
     best_offsets, best_arena, best_name, per_order, _ = _best_placement(live, sizes, conflict, orders, lower)
@@ -492,14 +502,39 @@ class BufferPlan(_Placement):
     optimal: bool = False
 
 
-def verify_buffers(plan: BufferPlan) -> None:
-    """Raise ``AssertionError`` naming the first pair of buffers live at the same op
-    whose ranges overlap, or a misaligned / out-of-arena buffer."""
-    bufs = [b for b in plan.buffers if plan.aligned_bytes[b.buffer_id]]
-    for b in bufs:
-        off = plan.offsets[b.buffer_id]
-        if off % plan.alignment or off < 0 or off + plan.aligned_bytes[b.buffer_id] > plan.arena_bytes:
-            raise AssertionError(f"buffer {b.buffer_id!r}: offset {off} misaligned or outside the arena")
+def _interval_conflicts(bufs: Sequence[BufferRequest], live: list[int]) -> list[int]:
+    """Conflict bitset per buffer index: bit j of ``conflict[i]`` set when buffers i
+    and j (both in ``live``, i != j) have intersecting half-open lifetimes, i.e.
+    ``lower_i < upper_j`` and ``lower_j < upper_i``. Two sweeps over the lifetimes
+    sorted by ``lower`` and by ``upper`` (O(n log n) comparisons plus O(n) bitset
+    operations of n bits) instead of a test per pair."""
+    conflict = [0] * len(bufs)
+    by_lower = sorted(live, key=lambda j: bufs[j].lower)
+    by_upper = sorted(live, key=lambda j: bufs[j].upper)
+    live_mask = 0
+    for j in live:
+        live_mask |= 1 << j
+    # upper_j > lower_i: every live buffer but those ending at or before lower_i
+    ended, k = 0, 0
+    for i in by_lower:
+        while k < len(by_upper) and bufs[by_upper[k]].upper <= bufs[i].lower:
+            ended |= 1 << by_upper[k]
+            k += 1
+        conflict[i] = live_mask & ~ended
+    # lower_j < upper_i: the buffers started before upper_i
+    started, k = 0, 0
+    for i in by_upper:
+        while k < len(by_lower) and bufs[by_lower[k]].lower < bufs[i].upper:
+            started |= 1 << by_lower[k]
+            k += 1
+        conflict[i] &= started & ~(1 << i)
+    return conflict
+
+
+def _overlap_pair(plan: BufferPlan, bufs: list[BufferRequest]) -> tuple | None:
+    """The first pair (in ``bufs`` order) of buffers live at one op whose byte ranges
+    overlap, as ``(a, [a0, a1), b, [b0, b1))``, or None. O(n^2): the reference check
+    :func:`verify_buffers` runs only to name the pair its sweep found."""
     for i, a in enumerate(bufs):
         a0 = plan.offsets[a.buffer_id]
         a1 = a0 + plan.aligned_bytes[a.buffer_id]
@@ -507,8 +542,46 @@ def verify_buffers(plan: BufferPlan) -> None:
             b0 = plan.offsets[b.buffer_id]
             b1 = b0 + plan.aligned_bytes[b.buffer_id]
             if a.lower < b.upper and b.lower < a.upper and a0 < b1 and b0 < a1:
-                raise AssertionError(f"live buffers {a.buffer_id!r} [{a0}, {a1}) and {b.buffer_id!r} "
-                                     f"[{b0}, {b1}) overlap")
+                return a.buffer_id, (a0, a1), b.buffer_id, (b0, b1)
+    return None
+
+
+def _sweep_finds_overlap(plan: BufferPlan, bufs: list[BufferRequest]) -> bool:
+    """Whether two buffers live at one op overlap in bytes: a sweep over lifetime
+    events (an end at op t before a start at t, lifetimes being half-open) keeping the
+    live byte ranges sorted by offset. Those ranges are disjoint until the first
+    overlap, so a new range overlaps some live one exactly when it overlaps its
+    neighbour below or above. O(n log n) comparisons. An empty lifetime (lower >=
+    upper) meets no other buffer."""
+    live = [k for k, b in enumerate(bufs) if b.lower < b.upper]
+    events = sorted([(bufs[k].lower, 1, k) for k in live] + [(bufs[k].upper, 0, k) for k in live])
+    ranges = [(plan.offsets[b.buffer_id], plan.offsets[b.buffer_id] + plan.aligned_bytes[b.buffer_id])
+              for b in bufs]
+    active: list[tuple[int, int]] = []   # live (start, end) byte ranges, sorted
+    for _, start, k in events:
+        r = ranges[k]
+        if not start:
+            del active[bisect.bisect_left(active, r)]
+            continue
+        p = bisect.bisect_left(active, r)
+        if (p > 0 and active[p - 1][1] > r[0]) or (p < len(active) and active[p][0] < r[1]):
+            return True
+        active.insert(p, r)
+    return False
+
+
+def verify_buffers(plan: BufferPlan) -> None:
+    """Raise ``AssertionError`` naming the first pair of buffers live at the same op
+    whose ranges overlap, or a misaligned / out-of-arena buffer. O(n log n) for a
+    valid plan (:func:`_sweep_finds_overlap`); the pairwise scan names the pair."""
+    bufs = [b for b in plan.buffers if plan.aligned_bytes[b.buffer_id]]
+    for b in bufs:
+        off = plan.offsets[b.buffer_id]
+        if off % plan.alignment or off < 0 or off + plan.aligned_bytes[b.buffer_id] > plan.arena_bytes:
+            raise AssertionError(f"buffer {b.buffer_id!r}: offset {off} misaligned or outside the arena")
+    if _sweep_finds_overlap(plan, bufs):
+        a, (a0, a1), b, (b0, b1) = _overlap_pair(plan, bufs)
+        raise AssertionError(f"live buffers {a!r} [{a0}, {a1}) and {b!r} [{b0}, {b1}) overlap")
 
 
 def plan_buffers(buffers: Iterable[BufferRequest], alignment: int = 1) -> BufferPlan:
@@ -536,19 +609,14 @@ def plan_buffers(buffers: Iterable[BufferRequest], alignment: int = 1) -> Buffer
         seen.add(b.buffer_id)
     sizes = [_align_up(b.size_bytes, alignment) for b in bufs]
     live = [i for i, s in enumerate(sizes) if s]
-    conflict = [0] * len(bufs)
-    for x, i in enumerate(live):
-        for j in live[x + 1:]:
-            if bufs[i].lower < bufs[j].upper and bufs[j].lower < bufs[i].upper:
-                conflict[i] |= 1 << j
-                conflict[j] |= 1 << i
+    conflict = _interval_conflicts(bufs, live)
     # Lower bound: sweep over lifetime ends (an end at t frees before a start at t).
     events = sorted([(bufs[i].lower, 1, sizes[i]) for i in live] + [(bufs[i].upper, 0, -sizes[i]) for i in live])
     lower = cur = 0
     for _, _, d in events:
         cur += d
         lower = max(lower, cur)
-    cbytes = {i: sum(sizes[j] for j in live if conflict[i] >> j & 1) for i in live}
+    cbytes = {i: sum(sizes[j] for j in _bits(conflict[i])) for i in live}
     orders = {
         "size": sorted(live, key=lambda i: (-sizes[i], bufs[i].lower, i)),
         "start": sorted(live, key=lambda i: (bufs[i].lower, -sizes[i], i)),
@@ -614,7 +682,7 @@ def plan_ordered(ids: Sequence[Hashable], sizes: Sequence[int], before: Sequence
     for i in live:
         conflict[i] = mask & ~(before[i] | after[i] | (1 << i))
     lower, _ = _lower_bound(al, live, list(before))
-    cbytes = {i: sum(al[j] for j in live if conflict[i] >> j & 1) for i in live}
+    cbytes = {i: sum(al[j] for j in _bits(conflict[i])) for i in live}
     orders = {"size": sorted(live, key=lambda i: (-al[i], i)), "issue": list(live),
               "conflict_bytes": sorted(live, key=lambda i: (-cbytes[i] - al[i], i))}
     offs, arena, name, per_order, optimal = _best_placement(live, al, conflict, orders, lower)

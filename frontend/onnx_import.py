@@ -16,6 +16,7 @@ is produced by an ``Identity`` node reading the constant (stored as ``<name>__co
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +33,47 @@ from .onnx_infer import InferMemo, elem_dtype, is_static, infer_node_shapes
 __all__ = ["Graph", "Node", "UnsupportedModelError", "load_onnx"]
 
 
+#: element types whose little-endian ``raw_data`` bytes are the array as they are (one
+#: fixed-size item per element: no 2/4/6-bit packing, no strings)
+_RAW_DTYPES = {t: np.dtype(helper.tensor_dtype_to_np_dtype(t)) for t in (
+    onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16, onnx.TensorProto.INT64,
+    onnx.TensorProto.INT32, onnx.TensorProto.INT16, onnx.TensorProto.INT8, onnx.TensorProto.UINT64,
+    onnx.TensorProto.UINT32, onnx.TensorProto.UINT16, onnx.TensorProto.UINT8, onnx.TensorProto.BOOL)}
+#: element types stored in a typed field of their own dtype: type -> (field, dtype)
+_FIELD_DTYPES = {onnx.TensorProto.FLOAT: ("float_data", np.dtype(np.float32)),
+                 onnx.TensorProto.DOUBLE: ("double_data", np.dtype(np.float64)),
+                 onnx.TensorProto.INT64: ("int64_data", np.dtype(np.int64)),
+                 onnx.TensorProto.INT32: ("int32_data", np.dtype(np.int32))}
+
+
+def tensor_array(t: onnx.TensorProto) -> np.ndarray:
+    """``numpy_helper.to_array(t)`` (same dtype, shape, values and writeability), built
+    directly for the common cases: ``raw_data`` of a plain numeric type on a
+    little-endian host (the read-only view of the bytes onnx returns too), or a
+    float32/float64/int64/int32 typed field (a new array). onnx's function spends
+    ~4 us a tensor on its checks and type tables, and the light models hold thousands
+    of tiny shape and fill tensors. Anything else (external data, segments, strings,
+    packed or narrow types in typed fields) goes through onnx.
+    ``tests/perf/test_graphprep_load.py`` compares both."""
+    if t.data_location == onnx.TensorProto.EXTERNAL or t.HasField("segment"):
+        return numpy_helper.to_array(t)
+    if t.HasField("raw_data"):
+        dtype = _RAW_DTYPES.get(t.data_type)
+        if dtype is None or sys.byteorder != "little":
+            return numpy_helper.to_array(t)
+        return np.frombuffer(t.raw_data, dtype=dtype).reshape(tuple(t.dims))
+    field = _FIELD_DTYPES.get(t.data_type)
+    if field is None:
+        return numpy_helper.to_array(t)
+    return np.array(getattr(t, field[0]), dtype=field[1]).reshape(tuple(t.dims))
+
+
 def _attrs(node: onnx.NodeProto) -> dict[str, Any]:
     out = {}
     for a in node.attribute:
         v = helper.get_attribute_value(a)
         if isinstance(v, onnx.TensorProto):
-            v = numpy_helper.to_array(v)
+            v = tensor_array(v)
         elif isinstance(v, bytes):
             v = v.decode()
         elif isinstance(v, list) and v and isinstance(v[0], bytes):
@@ -153,7 +189,7 @@ def _initializer(init: onnx.TensorProto, meta_only: bool) -> tuple[np.ndarray, b
         dtype = elem_dtype(init.data_type)
         if wants_placeholder(shape, dtype):
             return placeholder(shape, dtype), True
-    return numpy_helper.to_array(init), False
+    return tensor_array(init), False
 
 
 def _materialise_non_data(nodes, consts: dict, lost: dict, outputs) -> None:
@@ -170,7 +206,7 @@ def _materialise_non_data(nodes, consts: dict, lost: dict, outputs) -> None:
 def _real(name: str, consts: dict, lost: dict) -> np.ndarray:
     """The true values of constant ``name`` (a lost placeholder's from its initializer)."""
     if name in lost:
-        return numpy_helper.to_array(lost.pop(name))
+        return tensor_array(lost.pop(name))
     return np.array(consts[name])
 
 

@@ -89,6 +89,10 @@ def infer_node_shapes(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: 
     """Record the static output shapes (and dtypes) of a runtime node in ``shapes`` /
     ``dtypes`` when onnx's shape inference can tell them; leave them unknown otherwise
     (an input of unknown dtype, an op onnx has no schema for, or a failed inference)."""
+    fast = fast_output_shape(node, shapes, dtypes, consts, opset)
+    if fast is not None:
+        shapes[node.output[0]], dtypes[node.output[0]] = fast
+        return
     types, data = {}, {}
     for name in node.input:
         if not name:
@@ -121,3 +125,129 @@ def infer_node_shapes(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: 
 @lru_cache(maxsize=64)
 def _opsets(opset: int) -> list:
     return [helper.make_opsetid("", opset)]
+
+
+# ----------------------------------------------------------------------------- fast path
+#: dtypes every op of :func:`fast_output_shape` accepts in every opset it is used for
+_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
+_SAME_SHAPE = frozenset({"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Identity"})
+_BROADCAST = frozenset({"Add", "Sub", "Mul", "Div"})
+
+
+def _static_inputs(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dict) -> list | None:
+    """(shape, dtype) of each input slot (None for an empty one) when every given input
+    has a static shape and one float dtype (:data:`_FLOATS`) shared by all, else None."""
+    out, dtype = [], None
+    for name in node.input:
+        if not name:
+            out.append(None)
+            continue
+        if name in consts:
+            a = consts[name]
+            sd = (tuple(a.shape), a.dtype)
+        elif name in shapes and name in dtypes:
+            sd = (shapes[name], dtypes[name])
+        else:
+            return None
+        if sd[1] not in _FLOATS or (dtype is not None and sd[1] != dtype):
+            return None
+        dtype = sd[1]
+        out.append(sd)
+    return out if dtype is not None else None
+
+
+_MISSING = object()
+
+
+def _attr(node: onnx.NodeProto, name: str, default=_MISSING):
+    """Attribute ``name`` of ``node`` as an int (INT) or a list of ints (INTS);
+    ``default`` when absent; :data:`_MISSING` when of another type (or absent with no
+    default), which the rules treat as "leave the node to onnx"."""
+    for a in node.attribute:
+        if a.name == name:
+            if a.type == onnx.AttributeProto.INT:
+                return a.i
+            return list(a.ints) if a.type == onnx.AttributeProto.INTS else _MISSING
+    return default
+
+
+def _conv_shape(node: onnx.NodeProto, x: tuple, w: tuple) -> tuple | None:
+    """Conv's output shape for explicit padding (no ``auto_pad``), as onnx's
+    convPoolShapeInference computes it, or None when the node is outside that case."""
+    sp = len(x) - 2
+    if sp < 1 or len(w) != len(x) or any(a.name == "auto_pad" and a.s not in (b"", b"NOTSET")
+                                         for a in node.attribute):
+        return None
+    kernel = list(w[2:])
+    group, ks = _attr(node, "group", 1), _attr(node, "kernel_shape", kernel)
+    strides, dilations = _attr(node, "strides", [1] * sp), _attr(node, "dilations", [1] * sp)
+    pads = _attr(node, "pads", [0] * (2 * sp))
+    if not isinstance(group, int) or any(not isinstance(v, list) for v in (ks, strides, dilations, pads)):
+        return None
+    if ks != kernel or group < 1 or x[1] != w[1] * group or w[0] % group or len(strides) != sp or \
+            len(dilations) != sp or len(pads) != 2 * sp or min(strides) < 1 or min(dilations) < 1 or min(pads) < 0:
+        return None
+    out = [x[0], w[0]]
+    for i in range(sp):
+        size, eff = x[2 + i] + pads[i] + pads[sp + i], (kernel[i] - 1) * dilations[i] + 1
+        if size < eff:   # onnx truncates a negative quotient toward 0: left to it
+            return None
+        out.append(1 + (size - eff) // strides[i])
+    return tuple(out)
+
+
+def fast_output_shape(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dict,
+                      opset: int) -> tuple[tuple, np.dtype] | None:
+    """(output shape, dtype) of a one-output node of a common op whose inputs all have
+    static shapes and one float dtype (float16/32/64: every opset of these ops
+    accepts them) in an opset onnx has a schema for, computed directly instead of
+    through ``onnx.shape_inference`` (serialising protos costs ~30-60 us a node,
+    most of a CNN's load), from opset 7 on: pointwise ops (same shape),
+    Add/Sub/Mul/Div/Sum (numpy broadcasting; Sum from opset 8), inference
+    BatchNormalization with 1-D statistics of C values, Concat, MatMul of ranks >= 2
+    and Conv with explicit pads. None for
+    anything else (the caller runs onnx's inference then), so every shape recorded is
+    onnx's; ``tests/perf/test_graphprep_infer.py`` compares both on every light model
+    and on random nodes."""
+    if len(node.output) != 1 or node.domain not in ("", "ai.onnx") or opset < 7:
+        return None
+    op = node.op_type
+    if op not in _SAME_SHAPE and op not in _BROADCAST and op not in ("Sum", "BatchNormalization", "Concat",
+                                                                      "MatMul", "Conv"):
+        return None
+    ins = _static_inputs(node, shapes, dtypes, consts)
+    if ins is None or any(i is None for i in ins) or schema_at(op, opset) is None:
+        return None
+    dtype, dims = ins[0][1], [i[0] for i in ins]
+    if op in _SAME_SHAPE and len(dims) == 1:
+        return dims[0], dtype
+    if (op in _BROADCAST and len(dims) == 2) or (op == "Sum" and dims and opset >= 8):
+        try:
+            return tuple(np.broadcast_shapes(*dims)), dtype
+        except ValueError:
+            return None
+    if op == "BatchNormalization" and len(dims) == 5 and len(dims[0]) >= 2 and \
+            all(d == (dims[0][1],) for d in dims[1:]) and _attr(node, "training_mode", 0) == 0:
+        return dims[0], dtype
+    if op == "Concat" and dims:
+        axis, r = _attr(node, "axis"), len(dims[0])
+        lowest = -r if opset >= 11 else 0   # negative axes from opset 11
+        if not isinstance(axis, int) or not lowest <= axis < r or any(len(d) != r for d in dims):
+            return None
+        axis %= r
+        if any(d[:axis] + d[axis + 1:] != dims[0][:axis] + dims[0][axis + 1:] for d in dims):
+            return None
+        return dims[0][:axis] + (sum(d[axis] for d in dims),) + dims[0][axis + 1:], dtype
+    if op == "MatMul" and len(dims) == 2 and min(len(dims[0]), len(dims[1])) >= 2:
+        a, b = dims
+        if a[-1] != b[-2]:
+            return None
+        try:
+            batch = np.broadcast_shapes(a[:-2], b[:-2])
+        except ValueError:
+            return None
+        return tuple(batch) + (a[-2], b[-1]), dtype
+    if op == "Conv" and len(dims) in (2, 3):
+        out = _conv_shape(node, dims[0], dims[1])
+        return None if out is None else (out, dtype)
+    return None

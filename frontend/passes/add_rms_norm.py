@@ -59,12 +59,12 @@ def fuse_add_rms_norm(g: Graph) -> int:
             continue
         used.add(id(p))
         pairs.append((p, n))
+    fused: dict[int, Node] = {}   # id(Add) -> the node taking its place
     for k, (p, n) in enumerate(pairs):
-        fused = Node(FUSED_ADD_RMS_NORM, f"{n.name}__add_rms_norm{k}", [p.inputs[0], p.inputs[1], n.inputs[1]],
-                     [n.outputs[0], p.outputs[0]],
-                     {"axis": int(n.attrs.get("axis", -1)), "epsilon": float(n.attrs.get("epsilon", 1e-5)),
-                      "fused": [p.op_type] + fused_names(n), "members": [p, n]})
-        i = next(j for j, m in enumerate(g.nodes) if m is p)
-        g.nodes[i] = fused
-        g.nodes[:] = [m for m in g.nodes if m is not n]
+        fused[id(p)] = Node(FUSED_ADD_RMS_NORM, f"{n.name}__add_rms_norm{k}",
+                            [p.inputs[0], p.inputs[1], n.inputs[1]], [n.outputs[0], p.outputs[0]],
+                            {"axis": int(n.attrs.get("axis", -1)), "epsilon": float(n.attrs.get("epsilon", 1e-5)),
+                             "fused": [p.op_type] + fused_names(n), "members": [p, n]})
+    norms = {id(n) for _, n in pairs}
+    g.nodes[:] = [fused.get(id(m), m) for m in g.nodes if id(m) not in norms]   # one rebuild for all pairs
     return len(pairs)

@@ -119,9 +119,8 @@ def fuse_elementwise(g: Graph, max_live: int = MAX_LIVE_TILES) -> int:
         taken.update(id(m) for m in ch.nodes)
         if len(ch.nodes) > 1:
             chains.append(ch)
-    for k, ch in enumerate(chains):
-        members = {id(m) for m in ch.nodes}
-        pos = next(i for i, m in enumerate(g.nodes) if m is ch.nodes[-1])
-        g.nodes[pos] = ch.node(k)
-        g.nodes[:] = [m for m in g.nodes if id(m) not in members]
+    # one rebuild: each chain's fused node where its last member was, the other members dropped
+    fused = {id(ch.nodes[-1]): ch.node(k) for k, ch in enumerate(chains)}
+    members = {id(m) for ch in chains for m in ch.nodes}
+    g.nodes[:] = [fused[id(m)] if id(m) in fused else m for m in g.nodes if id(m) not in members or id(m) in fused]
     return len(chains)

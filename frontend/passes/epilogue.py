@@ -94,7 +94,7 @@ def _n_values(g: Graph, name: str, n: int) -> np.ndarray | None:
     return v.reshape(n)
 
 
-def _fuse_matmul(g: Graph, cons, mm: Node, drop: set) -> bool:
+def _fuse_matmul(g: Graph, cons, mm: Node, drop: set, pos: dict) -> bool:
     a_shape = g.shapes.get(mm.inputs[0]) if mm.inputs else None
     if mm.op_type == "MatMul":
         w = g.constants.get(mm.inputs[1]) if len(mm.inputs) == 2 else None
@@ -137,8 +137,7 @@ def _fuse_matmul(g: Graph, cons, mm: Node, drop: set) -> bool:
     fused = Node(FUSED_MATMUL, mm.name, ins, [chain[-1].outputs[0]],
                  {"fused": fused_names(mm) + [c.op_type for c in chain[1:]], "activation": act[0],
                   "activation_alpha": act[1], "activation_beta": act[2], "transB": trans_b})
-    pos = next(i for i, x in enumerate(g.nodes) if x is mm)
-    g.nodes[pos] = fused
+    g.nodes[pos[id(mm)]] = fused
     drop.update(id(c) for c in chain[1:])
     return True
 
@@ -189,9 +188,10 @@ def fuse_cube_epilogue(g: Graph) -> int:
     cons = consumers(g)
     drop = set()
     fused_mm = 0
+    pos = {id(n): i for i, n in enumerate(g.nodes)}   # a fused matmul takes its source's slot: no shifts
     for mm in list(g.nodes):
         if mm.op_type in ("MatMul", "Gemm") and mm.outputs and id(mm) not in drop:
-            fused_mm += _fuse_matmul(g, cons, mm, drop)
+            fused_mm += _fuse_matmul(g, cons, mm, drop, pos)
     g.nodes[:] = [n for n in g.nodes if id(n) not in drop]
     drop, moved = set(), {}
     fused_res = 0

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Node
-from .util import consumers, producers, sole_consumer, value_shape
+from .util import NodeMaps, sole_consumer, value_shape
 
 RMS_NORM = "RMSNormalization"
 
@@ -150,10 +150,12 @@ def fuse_rms_norm(g: Graph) -> int:
     """Replace every decomposed RMSNorm (module doc) by one RMSNormalization node, in
     place; returns how many were made."""
     done = 0
+    maps = NodeMaps(g)          # kept by each rewrite (_match reads them, never writes)
+    removed: set[int] = set()   # ids of nodes a rewrite took out of g.nodes
     for y in list(g.nodes):
-        if y.op_type != "Mul" or not any(y is n for n in g.nodes):
+        if y.op_type != "Mul" or id(y) in removed:
             continue
-        got = _match(g, y, producers(g), consumers(g))
+        got = _match(g, y, maps.prod, maps.cons)
         if got is None:
             continue
         x, gamma, eps, members = got
@@ -164,9 +166,8 @@ def fuse_rms_norm(g: Graph) -> int:
         node = Node(RMS_NORM, f"{y.name or y.outputs[0]}__rms_norm{done}", [x, gamma], [y.outputs[0]],
                     {"axis": -1, "epsilon": eps, "stash_type": 1, "fused": [m.op_type for m in members],
                      "members": members})
-        i = next(j for j, n in enumerate(g.nodes) if n is y)
-        g.nodes[i] = node
-        gone = {id(m) for m in members[:-1]}
-        g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
+        maps.rewrite(y, [node], members[:-1])
+        removed.update(id(m) for m in members)
         done += 1
+    maps.flush()
     return done

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph, Node
-from .util import consumers, producers
+from .util import NodeMaps, producers
 
 FUSED_ROTARY = "FusedRotaryPosEmb"
 _BIG = 2 ** 62
@@ -106,21 +106,21 @@ def _cs_ok(g, name, xs) -> bool:
 def fuse_rotary(g: Graph) -> int:
     """Fuse every rotate-half rotary embedding (module doc) in place; returns the count."""
     done = 0
+    maps = NodeMaps(g)          # kept by each rewrite (_match reads them, never writes)
+    removed: set[int] = set()   # ids of nodes a rewrite took out of g.nodes
     for add in list(g.nodes):
-        if add.op_type != "Add" or len(add.inputs) != 2 or not any(add is n for n in g.nodes):
+        if add.op_type != "Add" or len(add.inputs) != 2 or id(add) in removed:
             continue
-        prod, cons = producers(g), consumers(g)
-        got = _match(g, add, prod, cons)
+        got = _match(g, add, maps.prod, maps.cons)
         if got is None:
             continue
         x, cos, sin, members = got
         node = Node(FUSED_ROTARY, f"{add.name}__rotary{done}", [x, cos, sin], [add.outputs[0]],
                     {"fused": [m.op_type for m in members], "members": members})
-        i = next(j for j, n in enumerate(g.nodes) if n is add)
-        g.nodes[i] = node
-        gone = {id(m) for m in members[:-1]}
-        g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
+        maps.rewrite(add, [node], members[:-1])
+        removed.update(id(m) for m in members)
         done += 1
+    maps.flush()
     return done + _pair_query_key(g)
 
 

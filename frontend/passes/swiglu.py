@@ -22,7 +22,7 @@ import numpy as np
 
 from ..graph import Graph, Node
 from ..meta_const import is_placeholder, like
-from .util import consumers, producers
+from .util import NodeMaps
 
 FUSED_SWIGLU = "FusedSwiGlu"
 
@@ -65,41 +65,45 @@ def _split_halves(g: Graph, sp: Node, shape) -> int | None:
 
 def fuse_swiglu(g: Graph) -> int:
     """Fuse every SwiGLU gate (module doc) in place; returns how many were fused."""
-    prod, cons = producers(g), consumers(g)
+    maps = NodeMaps(g)          # kept by each rewrite
     done = 0
+    removed: set[int] = set()   # ids of nodes a rewrite took out of g.nodes
     for y in list(g.nodes):
-        if y.op_type != "Mul" or len(y.inputs) != 2 or not any(y is n for n in g.nodes):
+        if y.op_type != "Mul" or len(y.inputs) != 2 or id(y) in removed:
             continue
         for m_name, b in (y.inputs, y.inputs[::-1]):
+            prod, cons = maps.prod, maps.cons
             got = _gate(prod, cons, g, m_name)
             if got is None or b == got[0] or not _only(cons, m_name, y) or not _only(cons, b, y) or b in g.outputs:
                 continue
             a, s, m = got
             pa, pb = prod.get(a), prod.get(b)
-            new = _rewrite(g, y, a, b, s, m, pa, pb, done)
-            if new:
+            gone = _rewrite(g, maps, y, a, b, s, m, pa, pb, done)
+            if gone:
                 done += 1
-                prod, cons = producers(g), consumers(g)
+                removed.update(id(n) for n in gone)
                 break
+    maps.flush()
     return done
 
 
-def _rewrite(g, y, a, b, s, m, pa, pb, k) -> bool:
+def _rewrite(g, maps, y, a, b, s, m, pa, pb, k) -> list:
+    """Fuse the gate at ``y`` in place (``maps`` kept valid); returns the nodes taken out
+    of ``g.nodes``, empty when the operands do not fit."""
     if pa is not None and pa is pb and pa.op_type == "Split" and pa.outputs == [a, b]:
         src = pa.inputs[0]
         shape = g.shapes.get(src) or (tuple(g.inputs[src][0]) if src in g.inputs else None)
         axis = _split_halves(g, pa, shape)
         if axis is None:
-            return False
+            return []
         node = Node(FUSED_SWIGLU, f"{y.name}__swiglu{k}", [src], [y.outputs[0]],
                     {"dim": axis, "fused": ["Split", "Sigmoid", "Mul", "Mul"], "members": [pa, s, m, y]})
-        _replace(g, y, [node], (pa, s, m))
-        return True
+        return _replace(maps, y, [node], (pa, s, m))
     if pa is None or pb is None or pa.op_type != "MatMul" or pb.op_type != "MatMul" or pa.inputs[0] != pb.inputs[0]:
-        return False
+        return []
     wg, wu = g.constants.get(pa.inputs[1]), g.constants.get(pb.inputs[1])
     if wg is None or wu is None or wg.ndim != 2 or wg.shape != wu.shape or wg.dtype != wu.dtype:
-        return False
+        return []
     h = pa.inputs[0]
     w_name, gu = f"{y.name}__gate_up_weight{k}", f"{y.name}__gate_up{k}"
     g.constants[w_name] = like((wg.shape[0], 2 * wg.shape[1]), wg) if is_placeholder(wg) or is_placeholder(wu) \
@@ -110,12 +114,10 @@ def _rewrite(g, y, a, b, s, m, pa, pb, k) -> bool:
     split = Node("Split", f"{y.name}__gate_up_split{k}", [gu], [a, b], {"axis": -1, "num_outputs": 2})
     node = Node(FUSED_SWIGLU, f"{y.name}__swiglu{k}", [gu], [y.outputs[0]],
                 {"dim": -1, "fused": ["MatMul", "MatMul", "Sigmoid", "Mul", "Mul"], "members": [split, s, m, y]})
-    _replace(g, y, [mm, node], (pa, pb, s, m))
-    return True
+    return _replace(maps, y, [mm, node], (pa, pb, s, m))
 
 
-def _replace(g: Graph, at: Node, new: list, drop) -> None:
-    i = next(j for j, n in enumerate(g.nodes) if n is at)
-    g.nodes[i:i + 1] = new
-    gone = {id(n) for n in drop}
-    g.nodes[:] = [n for n in g.nodes if id(n) not in gone]
+def _replace(maps, at: Node, new: list, drop) -> list:
+    """``new`` in ``at``'s place, ``drop`` out; returns the nodes taken out."""
+    maps.rewrite(at, new, drop)
+    return [at, *drop]
