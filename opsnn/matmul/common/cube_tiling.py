@@ -78,14 +78,17 @@ MAX_CUBE_STEPS_PER_BLOCK = 256
 
 def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: int, k_frac: int,
                      buffer_num: int):
-    """(base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1.
+    """The (base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1,
+    as a list in enumeration order.
 
     Edges start from {256, 128, 64, 32, 16} and are then balanced: ``ceil(dim /
     edge)`` tiles of equal aligned size (so M = 129 gives 2 tiles of 80, not 128 + 1),
     and K is split into equal chunks no longer than L1 allows.
     """
     frac = FRAC
+    l0a, l0b, l0c, l1 = chip.l0a_bytes, chip.l0b_bytes, chip.l0c_bytes, chip.l1_bytes
     seen = set()
+    out = []
     bns = [align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac) for bn0 in (256, 128, 64, 32, 16)]
     for bm0 in (256, 128, 64, 32, 16):
         bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
@@ -94,23 +97,24 @@ def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: in
                 continue
             seen.add((bm, bn))
             acc = bm * bn * 4  # L0C accumulates in fp32
-            l0c_buf = buffer_num if acc * buffer_num <= chip.l0c_bytes else 1
-            if acc * l0c_buf > chip.l0c_bytes:
+            l0c_buf = buffer_num if acc * buffer_num <= l0c else 1
+            if acc * l0c_buf > l0c:
                 continue
-            base_k = min(k_al, chip.l0a_bytes // (buffer_num * bm * item),
-                         chip.l0b_bytes // (buffer_num * bn * item)) // k_frac * k_frac
+            base_k = min(k_al, l0a // (buffer_num * bm * item), l0b // (buffer_num * bn * item)) // k_frac * k_frac
             if base_k < k_frac:
                 continue
-            k_max = chip.l1_bytes // (buffer_num * (bm + bn) * item) // base_k * base_k
+            k_max = l1 // (buffer_num * (bm + bn) * item) // base_k * base_k
             if k_max < base_k:
                 continue
             kc_min = ceil_div(k_al, k_max)
-            # more, shorter K chunks than L1 forces let the copies overlap the Cube
+            # more, shorter K chunks than L1 forces let the copies overlap the Cube; equal
+            # K chunks: k_l1 = align_up(ceil_div(k_al, kc), k_frac), written out (the same integers)
             for kc in sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}):
-                k_l1 = align_up(ceil_div(k_al, kc), k_frac)  # equal K chunks
-                if kc > kc_min and (k_l1 < k_frac or ceil_div(k_al, k_l1) != kc):
+                k_l1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac
+                if kc > kc_min and (k_l1 < k_frac or -(-k_al // k_l1) != kc):
                     continue
-                yield bm, bn, base_k, k_l1, l0c_buf
+                out.append((bm, bn, base_k, k_l1, l0c_buf))
+    return out
 
 
 def _step_stages(bm: int, bn: int, kl1: int, item: int, out_itemsize: int, a_gm_reuse: float, cube_dtype: str,
@@ -144,7 +148,9 @@ def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int
     :func:`_step_stages`: ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``)
     of its MTE2, MTE1 and CUBE stages, the FixPipe ns of the last write, the MTE2 bytes
     of the step, and the (MTE2, MTE1, CUBE) stages themselves (for a queue depth of 1).
-    Memoised in ``memo`` (the chip's dict of :data:`_MEMO`)."""
+    Memoised in ``memo`` (the chip's dict of :data:`_MEMO`); so are the idle ns of the
+    MTE1, CUBE and FIXPIPE stages on their own, which many steps share (a stage's
+    ``idle_stage_ns`` depends only on its fields)."""
     key = (bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
     hit = memo.get(key)
     if hit is not None:
@@ -154,7 +160,11 @@ def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int
     fix_ns = memo.get(fkey)
     if fix_ns is None:
         fix_ns = memo[fkey] = idle_stage_ns(chip, fix)
-    d = [idle_stage_ns(chip, st) for st in (mte2, mte1, cube)]
+    mkey = ("mte1", mte1.nbytes)
+    mte1_ns = memo.get(mkey)
+    if mte1_ns is None:
+        mte1_ns = memo[mkey] = idle_stage_ns(chip, mte1)
+    d = [idle_stage_ns(chip, mte2), mte1_ns, _cube_ns(memo, chip, cube.macs, cube_dtype)]
     hit = memo[key] = (sum(d), max(d), fix_ns, mte2.nbytes, (mte2, mte1, cube))
     return hit
 
@@ -229,6 +239,7 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     # can neither be the fastest nor be within 3% of it (see _lower_bound)
     pending = []
     unique_in_l2 = unique <= chip.l2_bytes // 2
+    two_deep = buffer_num >= 2
     cube_memo = memo.get(("cube_of", cube_dtype))
     if cube_memo is None:
         cube_memo = memo[("cube_of", cube_dtype)] = {}
@@ -236,54 +247,59 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     for idx, (bm, bn, bk, kl1, l0c_buf) in enumerate(_cube_candidates(chip, m_al, n_al, k_al, item, k_frac,
                                                                       buffer_num)):
         tiles = batch * -(-m_al // bm) * -(-n_al // bn)
-        rounds = -(-tiles // cores)
         kc = -(-k_al // kl1)
-        steps = rounds * kc
+        steps = -(-tiles // cores) * kc
         # the MTE2 bytes of one step, as _step_stages states them
         traffic = tiles * kc * (int(bm * kl1 * item / a_gm_reuse) + kl1 * bn * item)
         # re-reads come from L2 when the operands fit in it, else from HBM
-        hbm = unique if unique_in_l2 else traffic
-        bus = max(traffic / l2_bw, hbm / hbm_bw)
+        bus = max(traffic / l2_bw, (unique if unique_in_l2 else traffic) / hbm_bw)
         lb = bus
-        if buffer_num >= 2:
+        if two_deep:
             macs = bm * bn * (-(-kl1 // k_frac) * k_frac)
             cube_d = cube_memo.get(macs)
             if cube_d is None:
                 cube_d = cube_memo[macs] = _cube_ns(memo, chip, macs, cube_dtype)
             lb = max(cube_d + (steps - 1) * cube_d, bus)
-        pending.append((lb, idx, bus, steps, (rounds, -min(tiles, cores), tiles * kc, -bm * bn),
-                        (bm, bn, bk, kl1, l0c_buf)))
-    pending.sort(key=lambda p: (p[0], p[1]))
+        # (lb, idx) is unique, so the plain tuple order is the order of (bound, enumeration)
+        pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf))
+    pending.sort()
     cands = []
     best_est = math.inf
-    for lb, idx, bus, steps, rank, tile in pending:
+    for lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf in pending:
         if lb > best_est * 1.03:
             break
-        bm, bn, _, kl1, _ = tile
-        d_sum, d_max, fix_ns, _, stages = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse,
-                                                   cube_dtype, k_frac)
+        hit = memo.get((bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac))   # _step_ns's key
+        if hit is None:
+            hit = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
+        d_sum, d_max, fix_ns, _, stages = hit
         # estimate_tiles_ns of `steps` identical steps, then the last FixPipe write: for a
         # queue depth >= 2 that is sum(d) + (steps - 1) * max(d), the same float operations
-        if buffer_num >= 2:
+        if two_deep:
             core = d_sum + (steps - 1) * d_max + fix_ns
         else:
             core = estimate_tiles_ns(chip, stages, steps, buffer_num) + fix_ns
         est = max(core, bus)
-        best_est = min(best_est, est)
-        cands.append((est, (rank, idx), tile))
+        if est < best_est:
+            best_est = est
+        cands.append((est, idx, tiles, kc, bm, bn, bk, kl1, l0c_buf))
     best = None
     if cands:
-        # the fastest estimate; within 3% of it, the fewest waves of tiles over the cores
-        # (a partial second wave idles most cores), then the most cores (latency hides
-        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers);
-        # equal ranks go to the candidate enumerated first
-        fastest = min(c[0] for c in cands)
-        best = min((c for c in cands if c[0] <= fastest * 1.03), key=lambda c: c[1])
+        # the fastest estimate (best_est); within 3% of it, the fewest waves of tiles over the
+        # cores (a partial second wave idles most cores), then the most cores (latency hides
+        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers),
+        # then the larger tile; equal ranks go to the candidate enumerated first
+        limit = best_est * 1.03
+        best_rank = None
+        for est, idx, tiles, kc, bm, bn, bk, kl1, l0c_buf in cands:
+            if est <= limit:
+                rank = (-(-tiles // cores), -min(tiles, cores), tiles * kc, -bm * bn, idx)
+                if best_rank is None or rank < best_rank:
+                    best_rank, best = rank, (bm, bn, bk, kl1, l0c_buf)
     if best is None:
         raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR,
                          f"{name}: no cube tile fits {chip.name}'s buffers (L0A {chip.l0a_bytes} B, L0B "
                          f"{chip.l0b_bytes} B, L0C {chip.l0c_bytes} B, L1 {chip.l1_bytes} B) at {item} B per element")
-    base_m, base_n, base_k, k_l1, l0c_buf = best[2]
+    base_m, base_n, base_k, k_l1, l0c_buf = best
     mt, nt, kc = ceil_div(m_al, base_m), ceil_div(n_al, base_n), ceil_div(k_al, k_l1)
     out_tiles = batch * mt * nt
     block_dim = min(cores, out_tiles)
