@@ -7,14 +7,12 @@ parameters of the builder, never a rewrite of a finished program.
 """
 from __future__ import annotations
 
-from dataclasses import asdict
-
 import numpy as np
 
 from npu_sim import ChipConfig
 from npu_sim.program import BlockProgram, Buffer, CoreType, GmRange, KernelSpec, Pipe, Stage, TileSpec
 
-from ...base.tiling_base import align_up, ceil_div
+from ...base.tiling_base import align_up, ceil_div, tiling_dict
 from .cube_tiling import FRAC, MAX_CUBE_STEPS_PER_BLOCK, MatmulTilingData, cube_tiling, k_fractal
 
 
@@ -139,7 +137,7 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
     if residual_itemsize:
         extra["residual"] = True
     return KernelSpec(name, CoreType.AIC, tuple(blocks), buffer_num, bufs, tiling_key,
-                      dict(args or {}, tiling=asdict(td), flops=2 * batch * m * n * k, **extra))
+                      dict(args or {}, tiling=tiling_dict(td), flops=2 * batch * m * n * k, **extra))
 
 
 #: FixPipe epilogue activations (npu-sim graph mode): name -> f(acc_fp32, alpha, beta);
