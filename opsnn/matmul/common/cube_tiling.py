@@ -117,20 +117,38 @@ def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: in
     return out
 
 
+def _mte2_stage(bm: int, bn: int, kl1: int, item: int, a_gm_reuse: float) -> Stage:
+    """The MTE2 stage of :func:`_step_stages`."""
+    a_bytes = int(bm * kl1 * item / a_gm_reuse)
+    b_bytes = kl1 * bn * item
+    return Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes, gm_ranges=(GmRange(a_bytes, kl1 * item),
+                                                                  GmRange(b_bytes, bn * item)))
+
+
+def _mte1_stage(bm: int, bn: int, kl1: int, item: int) -> Stage:
+    """The MTE1 stage of :func:`_step_stages`."""
+    return Stage(Pipe.MTE1, nbytes=(bm * kl1 + kl1 * bn) * item)
+
+
+def _cube_stage(macs: int, cube_dtype: str) -> Stage:
+    """The CUBE stage of :func:`_step_stages` (``macs`` = bm * bn * K chunk aligned to the K fractal)."""
+    return Stage(Pipe.CUBE, macs=macs, dtype=cube_dtype)
+
+
+def _fixpipe_stage(bm: int, bn: int, out_itemsize: int) -> Stage:
+    """The FIXPIPE stage of :func:`_step_stages` (the output tile's write)."""
+    fix = bm * bn * out_itemsize
+    return Stage(Pipe.FIXPIPE, nbytes=fix, gm_ranges=(GmRange(fix, bn * out_itemsize),))
+
+
 def _step_stages(bm: int, bn: int, kl1: int, item: int, out_itemsize: int, a_gm_reuse: float, cube_dtype: str,
                  k_frac: int) -> tuple[Stage, Stage, Stage, Stage]:
     """The MTE2, MTE1, CUBE and FIXPIPE stages of one full K chunk of a ``bm`` x ``bn``
     output tile, as :func:`~opsnn.matmul.common.cube_program.cube_program` emits them
     (A's GM bytes divided by ``a_gm_reuse``, row runs for burst rounding; no L2 keys:
     the L2 is the separate traffic term of :func:`cube_tiling`)."""
-    a_bytes = int(bm * kl1 * item / a_gm_reuse)
-    b_bytes = kl1 * bn * item
-    fix = bm * bn * out_itemsize
-    return (Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes, gm_ranges=(GmRange(a_bytes, kl1 * item),
-                                                                   GmRange(b_bytes, bn * item))),
-            Stage(Pipe.MTE1, nbytes=(bm * kl1 + kl1 * bn) * item),
-            Stage(Pipe.CUBE, macs=bm * bn * align_up(kl1, k_frac), dtype=cube_dtype),
-            Stage(Pipe.FIXPIPE, nbytes=fix, gm_ranges=(GmRange(fix, bn * out_itemsize),)))
+    return (_mte2_stage(bm, bn, kl1, item, a_gm_reuse), _mte1_stage(bm, bn, kl1, item),
+            _cube_stage(bm * bn * align_up(kl1, k_frac), cube_dtype), _fixpipe_stage(bm, bn, out_itemsize))
 
 
 #: memo of :func:`_step_ns`, one dict per chip: the same step sizes give the same floats
@@ -144,28 +162,28 @@ _MEMO_MAX = 1 << 16
 
 def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int, out_itemsize: int,
              a_gm_reuse: float, cube_dtype: str, k_frac: int) -> tuple:
-    """``(sum(d), max(d), FixPipe ns, MTE2 bytes, stages)`` of one step of
-    :func:`_step_stages`: ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``)
-    of its MTE2, MTE1 and CUBE stages, the FixPipe ns of the last write, the MTE2 bytes
-    of the step, and the (MTE2, MTE1, CUBE) stages themselves (for a queue depth of 1).
+    """``(sum(d), max(d), FixPipe ns, MTE2 bytes)`` of one step of :func:`_step_stages`:
+    ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``) of its MTE2, MTE1 and
+    CUBE stages, the FixPipe ns of the last write and the MTE2 bytes of the step.
     Memoised in ``memo`` (the chip's dict of :data:`_MEMO`); so are the idle ns of the
     MTE1, CUBE and FIXPIPE stages on their own, which many steps share (a stage's
-    ``idle_stage_ns`` depends only on its fields)."""
+    ``idle_stage_ns`` depends only on its fields): a miss builds and costs the MTE2
+    stage, and the others only when they are new."""
     key = (bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
     hit = memo.get(key)
     if hit is not None:
         return hit
-    mte2, mte1, cube, fix = _step_stages(bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
     fkey = ("fixpipe", bm, bn, out_itemsize)
     fix_ns = memo.get(fkey)
     if fix_ns is None:
-        fix_ns = memo[fkey] = idle_stage_ns(chip, fix)
-    mkey = ("mte1", mte1.nbytes)
+        fix_ns = memo[fkey] = idle_stage_ns(chip, _fixpipe_stage(bm, bn, out_itemsize))
+    mkey = ("mte1", bm, bn, kl1, item)
     mte1_ns = memo.get(mkey)
     if mte1_ns is None:
-        mte1_ns = memo[mkey] = idle_stage_ns(chip, mte1)
-    d = [idle_stage_ns(chip, mte2), mte1_ns, _cube_ns(memo, chip, cube.macs, cube_dtype)]
-    hit = memo[key] = (sum(d), max(d), fix_ns, mte2.nbytes, (mte2, mte1, cube))
+        mte1_ns = memo[mkey] = idle_stage_ns(chip, _mte1_stage(bm, bn, kl1, item))
+    mte2 = _mte2_stage(bm, bn, kl1, item, a_gm_reuse)
+    d = [idle_stage_ns(chip, mte2), mte1_ns, _cube_ns(memo, chip, bm * bn * align_up(kl1, k_frac), cube_dtype)]
+    hit = memo[key] = (sum(d), max(d), fix_ns, mte2.nbytes)
     return hit
 
 
@@ -181,7 +199,7 @@ def _cube_ns(memo: dict, chip: ChipConfig, macs: int, cube_dtype: str) -> float:
     key = ("cube", macs, cube_dtype)
     hit = memo.get(key)
     if hit is None:
-        hit = memo[key] = idle_stage_ns(chip, Stage(Pipe.CUBE, macs=macs, dtype=cube_dtype))
+        hit = memo[key] = idle_stage_ns(chip, _cube_stage(macs, cube_dtype))
     return hit
 
 
@@ -271,12 +289,13 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
         hit = memo.get((bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac))   # _step_ns's key
         if hit is None:
             hit = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
-        d_sum, d_max, fix_ns, _, stages = hit
+        d_sum, d_max, fix_ns, _ = hit
         # estimate_tiles_ns of `steps` identical steps, then the last FixPipe write: for a
         # queue depth >= 2 that is sum(d) + (steps - 1) * max(d), the same float operations
         if two_deep:
             core = d_sum + (steps - 1) * d_max + fix_ns
         else:
+            stages = _step_stages(bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)[:3]
             core = estimate_tiles_ns(chip, stages, steps, buffer_num) + fix_ns
         est = max(core, bus)
         if est < best_est:
