@@ -254,7 +254,7 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     # pass 1, cheap: a lower bound of every candidate's estimate (its Cube stages alone,
     # and the exact L2 and HBM terms); pass 2 estimates them in rising order of the bound
     # and stops once a bound exceeds 1.03 x the best estimate so far: such a candidate
-    # can neither be the fastest nor be within 3% of it (see _lower_bound)
+    # can neither be the fastest nor be within 3% of it (see _cube_ns)
     pending = []
     unique_in_l2 = unique <= chip.l2_bytes // 2
     two_deep = buffer_num >= 2
