@@ -162,9 +162,9 @@ _MEMO_MAX = 1 << 16
 
 def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int, out_itemsize: int,
              a_gm_reuse: float, cube_dtype: str, k_frac: int) -> tuple:
-    """``(sum(d), max(d), FixPipe ns, MTE2 bytes)`` of one step of :func:`_step_stages`:
-    ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``) of its MTE2, MTE1 and
-    CUBE stages, the FixPipe ns of the last write and the MTE2 bytes of the step.
+    """``(sum(d), max(d), FixPipe ns)`` of one step of :func:`_step_stages`: ``d`` = the
+    idle ns (``npu_sim.hardware.cost.idle_stage_ns``) of its MTE2, MTE1 and CUBE stages,
+    and the FixPipe ns of the last write.
     Memoised in ``memo`` (the chip's dict of :data:`_MEMO`); so are the idle ns of the
     MTE1, CUBE and FIXPIPE stages on their own, which many steps share (a stage's
     ``idle_stage_ns`` depends only on its fields): a miss builds and costs the MTE2
@@ -181,9 +181,9 @@ def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int
     mte1_ns = memo.get(mkey)
     if mte1_ns is None:
         mte1_ns = memo[mkey] = idle_stage_ns(chip, _mte1_stage(bm, bn, kl1, item))
-    mte2 = _mte2_stage(bm, bn, kl1, item, a_gm_reuse)
-    d = [idle_stage_ns(chip, mte2), mte1_ns, _cube_ns(memo, chip, bm * bn * align_up(kl1, k_frac), cube_dtype)]
-    hit = memo[key] = (sum(d), max(d), fix_ns, mte2.nbytes)
+    d = [idle_stage_ns(chip, _mte2_stage(bm, bn, kl1, item, a_gm_reuse)), mte1_ns,
+         _cube_ns(memo, chip, bm * bn * align_up(kl1, k_frac), cube_dtype)]
+    hit = memo[key] = (sum(d), max(d), fix_ns)
     return hit
 
 
@@ -289,7 +289,7 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
         hit = memo.get((bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac))   # _step_ns's key
         if hit is None:
             hit = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
-        d_sum, d_max, fix_ns, _ = hit
+        d_sum, d_max, fix_ns = hit
         # estimate_tiles_ns of `steps` identical steps, then the last FixPipe write: for a
         # queue depth >= 2 that is sum(d) + (steps - 1) * max(d), the same float operations
         if two_deep:
