@@ -107,10 +107,9 @@ def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: in
             if k_max < base_k:
                 continue
             kc_min = ceil_div(k_al, k_max)
-            # more, shorter K chunks than L1 forces let the copies overlap the Cube; equal
-            # K chunks: k_l1 = align_up(ceil_div(k_al, kc), k_frac), written out (the same integers)
+            # more, shorter K chunks than L1 forces let the copies overlap the Cube
             for kc in sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}):
-                k_l1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac
+                k_l1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac   # align_up(ceil_div(k_al, kc), k_frac)
                 if kc > kc_min and (k_l1 < k_frac or -(-k_al // k_l1) != kc):
                     continue
                 out.append((bm, bn, base_k, k_l1, l0c_buf))
@@ -130,11 +129,6 @@ def _mte1_stage(bm: int, bn: int, kl1: int, item: int) -> Stage:
     return Stage(Pipe.MTE1, nbytes=(bm * kl1 + kl1 * bn) * item)
 
 
-def _cube_stage(macs: int, cube_dtype: str) -> Stage:
-    """The CUBE stage of :func:`_step_stages` (``macs`` = bm * bn * K chunk aligned to the K fractal)."""
-    return Stage(Pipe.CUBE, macs=macs, dtype=cube_dtype)
-
-
 def _fixpipe_stage(bm: int, bn: int, out_itemsize: int) -> Stage:
     """The FIXPIPE stage of :func:`_step_stages` (the output tile's write)."""
     fix = bm * bn * out_itemsize
@@ -148,7 +142,8 @@ def _step_stages(bm: int, bn: int, kl1: int, item: int, out_itemsize: int, a_gm_
     (A's GM bytes divided by ``a_gm_reuse``, row runs for burst rounding; no L2 keys:
     the L2 is the separate traffic term of :func:`cube_tiling`)."""
     return (_mte2_stage(bm, bn, kl1, item, a_gm_reuse), _mte1_stage(bm, bn, kl1, item),
-            _cube_stage(bm * bn * align_up(kl1, k_frac), cube_dtype), _fixpipe_stage(bm, bn, out_itemsize))
+            Stage(Pipe.CUBE, macs=bm * bn * align_up(kl1, k_frac), dtype=cube_dtype),
+            _fixpipe_stage(bm, bn, out_itemsize))
 
 
 #: memo of :func:`_step_ns`, one dict per chip: the same step sizes give the same floats
@@ -164,11 +159,9 @@ def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int
              a_gm_reuse: float, cube_dtype: str, k_frac: int) -> tuple:
     """``(sum(d), max(d), FixPipe ns)`` of one step of :func:`_step_stages`: ``d`` = the
     idle ns (``npu_sim.hardware.cost.idle_stage_ns``) of its MTE2, MTE1 and CUBE stages,
-    and the FixPipe ns of the last write.
-    Memoised in ``memo`` (the chip's dict of :data:`_MEMO`); so are the idle ns of the
-    MTE1, CUBE and FIXPIPE stages on their own, which many steps share (a stage's
-    ``idle_stage_ns`` depends only on its fields): a miss builds and costs the MTE2
-    stage, and the others only when they are new."""
+    and the FixPipe ns of the last write. Memoised in ``memo`` (the chip's dict of
+    :data:`_MEMO`), and so are the MTE1, CUBE and FIXPIPE ns on their own (many steps
+    share them): a miss builds and costs the MTE2 stage, the others only when new."""
     key = (bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
     hit = memo.get(key)
     if hit is not None:
@@ -199,7 +192,7 @@ def _cube_ns(memo: dict, chip: ChipConfig, macs: int, cube_dtype: str) -> float:
     key = ("cube", macs, cube_dtype)
     hit = memo.get(key)
     if hit is None:
-        hit = memo[key] = idle_stage_ns(chip, _cube_stage(macs, cube_dtype))
+        hit = memo[key] = idle_stage_ns(chip, Stage(Pipe.CUBE, macs=macs, dtype=cube_dtype))
     return hit
 
 
@@ -298,22 +291,16 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
             stages = _step_stages(bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)[:3]
             core = estimate_tiles_ns(chip, stages, steps, buffer_num) + fix_ns
         est = max(core, bus)
-        if est < best_est:
-            best_est = est
-        cands.append((est, idx, tiles, kc, bm, bn, bk, kl1, l0c_buf))
+        best_est = min(best_est, est)
+        cands.append((est, (-(-tiles // cores), -min(tiles, cores), tiles * kc, -bm * bn, idx),
+                      (bm, bn, bk, kl1, l0c_buf)))
     best = None
     if cands:
         # the fastest estimate (best_est); within 3% of it, the fewest waves of tiles over the
         # cores (a partial second wave idles most cores), then the most cores (latency hides
         # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers),
-        # then the larger tile; equal ranks go to the candidate enumerated first
-        limit = best_est * 1.03
-        best_rank = None
-        for est, idx, tiles, kc, bm, bn, bk, kl1, l0c_buf in cands:
-            if est <= limit:
-                rank = (-(-tiles // cores), -min(tiles, cores), tiles * kc, -bm * bn, idx)
-                if best_rank is None or rank < best_rank:
-                    best_rank, best = rank, (bm, bn, bk, kl1, l0c_buf)
+        # then the larger tile; equal ranks go to the candidate enumerated first (idx)
+        best = min((c for c in cands if c[0] <= best_est * 1.03), key=lambda c: c[1])[2]
     if best is None:
         raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR,
                          f"{name}: no cube tile fits {chip.name}'s buffers (L0A {chip.l0a_bytes} B, L0B "
