@@ -7,6 +7,7 @@ copies, casts, scalars and broadcasting.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +36,7 @@ class DTensor:
 
     @property
     def nbytes(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+        return numel(self.shape) * self.dtype.itemsize
 
 
 class LoweringContext:
@@ -105,7 +106,8 @@ def const(ctx, name: str):
 
 
 def numel(shape) -> int:
-    return int(np.prod(shape, dtype=np.int64))
+    """Elements of ``shape`` (a sequence of ints; 1 for a 0-d shape)."""
+    return int(math.prod(shape))
 
 
 def strided_view(src: DTensor, name: str, shape, strides, offset: int = 0) -> DTensor:

@@ -18,11 +18,15 @@ from .status import ACLNN_SUCCESS, ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULL
 
 def contiguous_strides(shape) -> tuple[int, ...]:
     """Row-major strides in elements for ``shape`` (size-0/1 dims count as 1)."""
-    strides, acc = [], 1
-    for d in reversed(shape):
-        strides.append(acc)
-        acc *= max(int(d), 1)
-    return tuple(reversed(strides))
+    n = len(shape)
+    strides = [1] * n
+    acc = 1
+    for i in range(n - 1, -1, -1):
+        strides[i] = acc
+        d = int(shape[i])
+        if d > 1:
+            acc *= d
+    return tuple(strides)
 
 
 class aclTensor:  # noqa: N801 (CANN spelling)
@@ -50,7 +54,7 @@ class aclTensor:  # noqa: N801 (CANN spelling)
 
     @property
     def numel(self) -> int:
-        return int(np.prod(self.view_shape, dtype=np.int64))
+        return math.prod(self.view_shape)   # plain ints (aclCreateTensor bounds the count by int64)
 
     @property
     def itemsize(self) -> int:
@@ -84,6 +88,8 @@ class _BadArg(Exception):
 def _as_int(api: str, name: str, v) -> int:
     """``v`` as a Python int: int and numpy integers only (bool, float, str are
     refused rather than truncated or coerced)."""
+    if v.__class__ is int:   # the common case (bool is not ``int`` by class)
+        return v
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
         raise _BadArg(f"{api}: {name} {v!r} is not an int ({type(v).__name__})")
     return int(v)
@@ -151,22 +157,23 @@ def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, 
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: dataType {dt} is not an aclDataType")
         if fmt not in _FORMATS:
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: format {fmt} is not an aclFormat")
-        if any(d < 0 for d in view) or any(d < 0 for d in storage):
+        if (view and min(view) < 0) or (storage and min(storage) < 0):
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: negative dim in view {view} / storage {storage}")
         if len(strides) != len(view):
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: {len(strides)} strides for a {len(view)}-D view")
-        if any(s < 0 for s in strides) or offset < 0:
+        if (strides and min(strides) < 0) or offset < 0:
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: strides and offset must be non-negative")
         if addr < 0:
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: tensorData {addr} is negative")
         if addr % 32:
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: device address {addr:#x} is not 32-byte aligned")
-        if math.prod(storage) > _MAX_ELEMENTS or math.prod(view) > _MAX_ELEMENTS:
+        n_storage = math.prod(storage)
+        if n_storage > _MAX_ELEMENTS or math.prod(view) > _MAX_ELEMENTS:
             return _fail(ACLNN_ERR_PARAM_INVALID, f"{api}: view {view} / storage {storage} holds more than "
                                                   f"2^63 - 1 elements (aclTensor sizes are int64)")
         if all(view):
-            extent = offset + sum((d - 1) * s for d, s in zip(view, strides)) + 1
-            if extent > int(np.prod(storage, dtype=np.int64)):
+            extent = offset + sum([(d - 1) * s for d, s in zip(view, strides)]) + 1
+            if extent > n_storage:
                 return _fail(ACLNN_ERR_PARAM_INVALID,
                              f"{api}: view {view} with strides {list(strides)} and offset {offset} "
                              f"reaches element {extent - 1}, beyond storage {storage}")

@@ -16,10 +16,31 @@ prices, ``acl_runtime.host_clock``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Generic, TypeVar
 
 from .status import ACLNN_ERR_INNER_TILING_ERROR, ACLNN_ERR_PARAM_INVALID, AclnnError
+
+
+#: field names of each tiling struct class :func:`tiling_dict` has seen
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_SCALARS = frozenset({int, float, bool, str, type(None)})
+
+
+def tiling_dict(td) -> dict[str, Any]:
+    """``dataclasses.asdict(td)`` of a tiling struct (the trace's ``"tiling"``), the same
+    dict: a struct whose fields are all plain scalars (int, float, bool, str, None: what
+    asdict copies as they are) is read field by field, anything else goes through asdict
+    (nested structs, containers). TypeError if ``td`` is not a dataclass instance."""
+    cls = td.__class__
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(td))
+    d = {n: getattr(td, n) for n in names}
+    for v in d.values():
+        if v.__class__ not in _SCALARS:
+            return asdict(td)
+    return d
 
 
 def ceil_div(a: int, b: int) -> int:

@@ -15,13 +15,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from npu_sim import ChipConfig
 from npu_sim.program import BlockProgram, Buffer, CoreType, KernelSpec, Pipe, Stage, TileSpec
 
 from .status import ACLNN_ERR_INNER_TILING_ERROR, AclnnError
-from .tiling_base import ceil_div
+from .tiling_base import ceil_div, tiling_dict
 
 #: most timed steps one vector block is given before UB tiles are merged into steps
 #: (``Stage.tiles``), to keep SimPy events in the thousands for GiB-sized tensors; the
@@ -166,7 +166,7 @@ def vector_spec(name: str, td: VectorTilingData, in_bytes_per_unit: float, out_b
                            vec_instrs_per_tile=vec_instrs_per_tile, first_tile_mte2_bytes=first_tile_mte2_bytes,
                            first_tile_vector_bytes=first_tile_vector_bytes, max_steps_per_block=max_steps_per_block)
     return KernelSpec(name, CoreType.AIV, blocks, td.buffer_num, {Buffer.UB: td.ub_bytes_used}, tiling_key,
-                      dict(args or {}, tiling=asdict(td)))
+                      dict(args or {}, tiling=tiling_dict(td)))
 
 
 def vector_kernel(chip: ChipConfig, name: str, total_units: int, in_bytes_per_unit: float,

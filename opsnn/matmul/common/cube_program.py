@@ -7,14 +7,12 @@ parameters of the builder, never a rewrite of a finished program.
 """
 from __future__ import annotations
 
-from dataclasses import asdict
-
 import numpy as np
 
 from npu_sim import ChipConfig
 from npu_sim.program import BlockProgram, Buffer, CoreType, GmRange, KernelSpec, Pipe, Stage, TileSpec
 
-from ...base.tiling_base import align_up, ceil_div
+from ...base.tiling_base import align_up, ceil_div, tiling_dict
 from .cube_tiling import FRAC, MAX_CUBE_STEPS_PER_BLOCK, MatmulTilingData, cube_tiling, k_fractal
 
 
@@ -87,41 +85,50 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
                                  gm_ranges=(GmRange(fix, nb * out_itemsize),) if fix else ()))
         return shared[key]
 
+    # the A (B) panel range of an MTE2 step depends only on (b, mi) ((b, ni)) and whether it
+    # is the last step (which fixes mb / nb and kb), so each is made once and shared by the
+    # steps of every output tile in its row (column) of tiles
+    a_ranges: dict[tuple, tuple[int, GmRange]] = {}
+    b_ranges: dict[tuple, tuple[int, GmRange]] = {}
+
     def mte2(b: int, mi: int, ni: int, mb: int, nb: int, kb: int, chunks: int, last: bool) -> Stage:
-        a_bytes = int(mb * kb * item / a_gm_reuse)
-        b_bytes = kb * nb * item
         tag = "last" if last else "k"
+        a = a_ranges.get((b, mi, tag))
+        if a is None:
+            a_bytes = int(mb * kb * item / a_gm_reuse)
+            a = a_ranges[(b, mi, tag)] = (a_bytes, GmRange(a_bytes, min(k_l1, kb) * item, ("A", b, mi, tag)))
+        bb = b_ranges.get((b, ni, tag))
+        if bb is None:
+            b_bytes = kb * nb * item
+            bb = b_ranges[(b, ni, tag)] = (b_bytes, GmRange(b_bytes, nb * item, ("B", b, ni, tag)))
         # the bias rides on the last step's MTE2 (its GM ranges stay the operands')
         extra = bias_bytes if last else 0
         res = mb * nb * residual_itemsize if last else 0
-        ranges = (GmRange(a_bytes, min(k_l1, kb) * item, ("A", b, mi, tag)),
-                  GmRange(b_bytes, nb * item, ("B", b, ni, tag)))
+        ranges = (a[1], bb[1])
         if res:
             ranges += (GmRange(res, nb * residual_itemsize),)
-        return Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes + extra + res, tiles=chunks, gm_ranges=ranges)
+        return Stage(Pipe.MTE2, nbytes=a[0] + bb[0] + extra + res, tiles=chunks, gm_ranges=ranges)
 
     def out_tile(t: int) -> tuple[TileSpec, ...]:
         b, r = divmod(t, mt * nt)
         mi, ni = divmod(r, nt)
         mb = m_tail if mi == mt - 1 else base_m
         nb = n_tail if ni == nt - 1 else base_n
-        ts = []
-        if steps > 1:
-            kb = g * k_l1
-            kmacs = g * align_up(k_l1, k_frac)
-            ts.append(TileSpec((mte2(b, mi, ni, mb, nb, kb, g, False),) + on_chip(mb, nb, kb, g, kmacs, False),
-                               steps - 1))
-        kmacs = (last_chunks - 1) * align_up(k_l1, k_frac) + align_up(k_tail, k_frac)
-        ts.append(TileSpec((mte2(b, mi, ni, mb, nb, last_k, last_chunks, True),)
-                           + on_chip(mb, nb, last_k, last_chunks, kmacs, True), 1))
-        return tuple(ts)
+        last = TileSpec((mte2(b, mi, ni, mb, nb, last_k, last_chunks, True),)
+                        + on_chip(mb, nb, last_k, last_chunks, last_kmacs, True), 1)
+        if steps == 1:
+            return (last,)
+        full = TileSpec((mte2(b, mi, ni, mb, nb, step_k, g, False),)
+                        + on_chip(mb, nb, step_k, g, step_kmacs, False), steps - 1)
+        return full, last
 
+    step_k, step_kmacs = g * k_l1, g * align_up(k_l1, k_frac)     # a full step: g K chunks
+    last_kmacs = (last_chunks - 1) * align_up(k_l1, k_frac) + align_up(k_tail, k_frac)
+
+    per_tile = [out_tile(t) for t in range(td.out_tiles)]
     blocks = []
-    for blk in range(td.block_dim):
-        tiles: list[TileSpec] = []
-        for t in range(blk, td.out_tiles, td.block_dim):
-            tiles.extend(out_tile(t))
-        blocks.append(BlockProgram(tuple(tiles)))
+    for blk in range(td.block_dim):   # output tiles dealt round-robin: blk, blk + block_dim, ...
+        blocks.append(BlockProgram(tuple([ts for group in per_tile[blk::td.block_dim] for ts in group])))
     bufs = {Buffer.L1: td.l1_bytes_used, Buffer.L0A: buffer_num * base_m * td.base_k * item,
             Buffer.L0B: buffer_num * td.base_k * base_n * item, Buffer.L0C: td.l0c_bytes_used}
     if bias_bytes:
@@ -130,7 +137,7 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
     if residual_itemsize:
         extra["residual"] = True
     return KernelSpec(name, CoreType.AIC, tuple(blocks), buffer_num, bufs, tiling_key,
-                      dict(args or {}, tiling=asdict(td), flops=2 * batch * m * n * k, **extra))
+                      dict(args or {}, tiling=tiling_dict(td), flops=2 * batch * m * n * k, **extra))
 
 
 #: FixPipe epilogue activations (npu-sim graph mode): name -> f(acc_fp32, alpha, beta);

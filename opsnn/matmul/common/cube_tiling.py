@@ -78,14 +78,17 @@ MAX_CUBE_STEPS_PER_BLOCK = 256
 
 def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: int, k_frac: int,
                      buffer_num: int):
-    """(base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1.
+    """The (base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1,
+    as a list in enumeration order.
 
     Edges start from {256, 128, 64, 32, 16} and are then balanced: ``ceil(dim /
     edge)`` tiles of equal aligned size (so M = 129 gives 2 tiles of 80, not 128 + 1),
     and K is split into equal chunks no longer than L1 allows.
     """
     frac = FRAC
+    l0a, l0b, l0c, l1 = chip.l0a_bytes, chip.l0b_bytes, chip.l0c_bytes, chip.l1_bytes
     seen = set()
+    out = []
     bns = [align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac) for bn0 in (256, 128, 64, 32, 16)]
     for bm0 in (256, 128, 64, 32, 16):
         bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
@@ -94,23 +97,42 @@ def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: in
                 continue
             seen.add((bm, bn))
             acc = bm * bn * 4  # L0C accumulates in fp32
-            l0c_buf = buffer_num if acc * buffer_num <= chip.l0c_bytes else 1
-            if acc * l0c_buf > chip.l0c_bytes:
+            l0c_buf = buffer_num if acc * buffer_num <= l0c else 1
+            if acc * l0c_buf > l0c:
                 continue
-            base_k = min(k_al, chip.l0a_bytes // (buffer_num * bm * item),
-                         chip.l0b_bytes // (buffer_num * bn * item)) // k_frac * k_frac
+            base_k = min(k_al, l0a // (buffer_num * bm * item), l0b // (buffer_num * bn * item)) // k_frac * k_frac
             if base_k < k_frac:
                 continue
-            k_max = chip.l1_bytes // (buffer_num * (bm + bn) * item) // base_k * base_k
+            k_max = l1 // (buffer_num * (bm + bn) * item) // base_k * base_k
             if k_max < base_k:
                 continue
             kc_min = ceil_div(k_al, k_max)
             # more, shorter K chunks than L1 forces let the copies overlap the Cube
             for kc in sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}):
-                k_l1 = align_up(ceil_div(k_al, kc), k_frac)  # equal K chunks
-                if kc > kc_min and (k_l1 < k_frac or ceil_div(k_al, k_l1) != kc):
+                k_l1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac   # align_up(ceil_div(k_al, kc), k_frac)
+                if kc > kc_min and (k_l1 < k_frac or -(-k_al // k_l1) != kc):
                     continue
-                yield bm, bn, base_k, k_l1, l0c_buf
+                out.append((bm, bn, base_k, k_l1, l0c_buf))
+    return out
+
+
+def _mte2_stage(bm: int, bn: int, kl1: int, item: int, a_gm_reuse: float) -> Stage:
+    """The MTE2 stage of :func:`_step_stages`."""
+    a_bytes = int(bm * kl1 * item / a_gm_reuse)
+    b_bytes = kl1 * bn * item
+    return Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes, gm_ranges=(GmRange(a_bytes, kl1 * item),
+                                                                  GmRange(b_bytes, bn * item)))
+
+
+def _mte1_stage(bm: int, bn: int, kl1: int, item: int) -> Stage:
+    """The MTE1 stage of :func:`_step_stages`."""
+    return Stage(Pipe.MTE1, nbytes=(bm * kl1 + kl1 * bn) * item)
+
+
+def _fixpipe_stage(bm: int, bn: int, out_itemsize: int) -> Stage:
+    """The FIXPIPE stage of :func:`_step_stages` (the output tile's write)."""
+    fix = bm * bn * out_itemsize
+    return Stage(Pipe.FIXPIPE, nbytes=fix, gm_ranges=(GmRange(fix, bn * out_itemsize),))
 
 
 def _step_stages(bm: int, bn: int, kl1: int, item: int, out_itemsize: int, a_gm_reuse: float, cube_dtype: str,
@@ -119,14 +141,9 @@ def _step_stages(bm: int, bn: int, kl1: int, item: int, out_itemsize: int, a_gm_
     output tile, as :func:`~opsnn.matmul.common.cube_program.cube_program` emits them
     (A's GM bytes divided by ``a_gm_reuse``, row runs for burst rounding; no L2 keys:
     the L2 is the separate traffic term of :func:`cube_tiling`)."""
-    a_bytes = int(bm * kl1 * item / a_gm_reuse)
-    b_bytes = kl1 * bn * item
-    fix = bm * bn * out_itemsize
-    return (Stage(Pipe.MTE2, nbytes=a_bytes + b_bytes, gm_ranges=(GmRange(a_bytes, kl1 * item),
-                                                                   GmRange(b_bytes, bn * item))),
-            Stage(Pipe.MTE1, nbytes=(bm * kl1 + kl1 * bn) * item),
+    return (_mte2_stage(bm, bn, kl1, item, a_gm_reuse), _mte1_stage(bm, bn, kl1, item),
             Stage(Pipe.CUBE, macs=bm * bn * align_up(kl1, k_frac), dtype=cube_dtype),
-            Stage(Pipe.FIXPIPE, nbytes=fix, gm_ranges=(GmRange(fix, bn * out_itemsize),)))
+            _fixpipe_stage(bm, bn, out_itemsize))
 
 
 #: memo of :func:`_step_ns`, one dict per chip: the same step sizes give the same floats
@@ -140,22 +157,26 @@ _MEMO_MAX = 1 << 16
 
 def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int, out_itemsize: int,
              a_gm_reuse: float, cube_dtype: str, k_frac: int) -> tuple:
-    """``(sum(d), max(d), FixPipe ns, MTE2 bytes, stages)`` of one step of
-    :func:`_step_stages`: ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``)
-    of its MTE2, MTE1 and CUBE stages, the FixPipe ns of the last write, the MTE2 bytes
-    of the step, and the (MTE2, MTE1, CUBE) stages themselves (for a queue depth of 1).
-    Memoised in ``memo`` (the chip's dict of :data:`_MEMO`)."""
+    """``(sum(d), max(d), FixPipe ns)`` of one step of :func:`_step_stages`: ``d`` = the
+    idle ns (``npu_sim.hardware.cost.idle_stage_ns``) of its MTE2, MTE1 and CUBE stages,
+    and the FixPipe ns of the last write. Memoised in ``memo`` (the chip's dict of
+    :data:`_MEMO`), and so are the MTE1, CUBE and FIXPIPE ns on their own (many steps
+    share them): a miss builds and costs the MTE2 stage, the others only when new."""
     key = (bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
     hit = memo.get(key)
     if hit is not None:
         return hit
-    mte2, mte1, cube, fix = _step_stages(bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
     fkey = ("fixpipe", bm, bn, out_itemsize)
     fix_ns = memo.get(fkey)
     if fix_ns is None:
-        fix_ns = memo[fkey] = idle_stage_ns(chip, fix)
-    d = [idle_stage_ns(chip, st) for st in (mte2, mte1, cube)]
-    hit = memo[key] = (sum(d), max(d), fix_ns, mte2.nbytes, (mte2, mte1, cube))
+        fix_ns = memo[fkey] = idle_stage_ns(chip, _fixpipe_stage(bm, bn, out_itemsize))
+    mkey = ("mte1", bm, bn, kl1, item)
+    mte1_ns = memo.get(mkey)
+    if mte1_ns is None:
+        mte1_ns = memo[mkey] = idle_stage_ns(chip, _mte1_stage(bm, bn, kl1, item))
+    d = [idle_stage_ns(chip, _mte2_stage(bm, bn, kl1, item, a_gm_reuse)), mte1_ns,
+         _cube_ns(memo, chip, bm * bn * align_up(kl1, k_frac), cube_dtype)]
+    hit = memo[key] = (sum(d), max(d), fix_ns)
     return hit
 
 
@@ -226,9 +247,10 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     # pass 1, cheap: a lower bound of every candidate's estimate (its Cube stages alone,
     # and the exact L2 and HBM terms); pass 2 estimates them in rising order of the bound
     # and stops once a bound exceeds 1.03 x the best estimate so far: such a candidate
-    # can neither be the fastest nor be within 3% of it (see _lower_bound)
+    # can neither be the fastest nor be within 3% of it (see _cube_ns)
     pending = []
     unique_in_l2 = unique <= chip.l2_bytes // 2
+    two_deep = buffer_num >= 2
     cube_memo = memo.get(("cube_of", cube_dtype))
     if cube_memo is None:
         cube_memo = memo[("cube_of", cube_dtype)] = {}
@@ -236,54 +258,54 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     for idx, (bm, bn, bk, kl1, l0c_buf) in enumerate(_cube_candidates(chip, m_al, n_al, k_al, item, k_frac,
                                                                       buffer_num)):
         tiles = batch * -(-m_al // bm) * -(-n_al // bn)
-        rounds = -(-tiles // cores)
         kc = -(-k_al // kl1)
-        steps = rounds * kc
+        steps = -(-tiles // cores) * kc
         # the MTE2 bytes of one step, as _step_stages states them
         traffic = tiles * kc * (int(bm * kl1 * item / a_gm_reuse) + kl1 * bn * item)
         # re-reads come from L2 when the operands fit in it, else from HBM
-        hbm = unique if unique_in_l2 else traffic
-        bus = max(traffic / l2_bw, hbm / hbm_bw)
+        bus = max(traffic / l2_bw, (unique if unique_in_l2 else traffic) / hbm_bw)
         lb = bus
-        if buffer_num >= 2:
+        if two_deep:
             macs = bm * bn * (-(-kl1 // k_frac) * k_frac)
             cube_d = cube_memo.get(macs)
             if cube_d is None:
                 cube_d = cube_memo[macs] = _cube_ns(memo, chip, macs, cube_dtype)
             lb = max(cube_d + (steps - 1) * cube_d, bus)
-        pending.append((lb, idx, bus, steps, (rounds, -min(tiles, cores), tiles * kc, -bm * bn),
-                        (bm, bn, bk, kl1, l0c_buf)))
-    pending.sort(key=lambda p: (p[0], p[1]))
+        # (lb, idx) is unique, so the plain tuple order is the order of (bound, enumeration)
+        pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf))
+    pending.sort()
     cands = []
     best_est = math.inf
-    for lb, idx, bus, steps, rank, tile in pending:
+    for lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf in pending:
         if lb > best_est * 1.03:
             break
-        bm, bn, _, kl1, _ = tile
-        d_sum, d_max, fix_ns, _, stages = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse,
-                                                   cube_dtype, k_frac)
+        hit = memo.get((bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac))   # _step_ns's key
+        if hit is None:
+            hit = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
+        d_sum, d_max, fix_ns = hit
         # estimate_tiles_ns of `steps` identical steps, then the last FixPipe write: for a
         # queue depth >= 2 that is sum(d) + (steps - 1) * max(d), the same float operations
-        if buffer_num >= 2:
+        if two_deep:
             core = d_sum + (steps - 1) * d_max + fix_ns
         else:
+            stages = _step_stages(bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)[:3]
             core = estimate_tiles_ns(chip, stages, steps, buffer_num) + fix_ns
         est = max(core, bus)
         best_est = min(best_est, est)
-        cands.append((est, (rank, idx), tile))
+        cands.append((est, (-(-tiles // cores), -min(tiles, cores), tiles * kc, -bm * bn, idx),
+                      (bm, bn, bk, kl1, l0c_buf)))
     best = None
     if cands:
-        # the fastest estimate; within 3% of it, the fewest waves of tiles over the cores
-        # (a partial second wave idles most cores), then the most cores (latency hides
-        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers);
-        # equal ranks go to the candidate enumerated first
-        fastest = min(c[0] for c in cands)
-        best = min((c for c in cands if c[0] <= fastest * 1.03), key=lambda c: c[1])
+        # the fastest estimate (best_est); within 3% of it, the fewest waves of tiles over the
+        # cores (a partial second wave idles most cores), then the most cores (latency hides
+        # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers),
+        # then the larger tile; equal ranks go to the candidate enumerated first (idx)
+        best = min((c for c in cands if c[0] <= best_est * 1.03), key=lambda c: c[1])[2]
     if best is None:
         raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR,
                          f"{name}: no cube tile fits {chip.name}'s buffers (L0A {chip.l0a_bytes} B, L0B "
                          f"{chip.l0b_bytes} B, L0C {chip.l0c_bytes} B, L1 {chip.l1_bytes} B) at {item} B per element")
-    base_m, base_n, base_k, k_l1, l0c_buf = best[2]
+    base_m, base_n, base_k, k_l1, l0c_buf = best
     mt, nt, kc = ceil_div(m_al, base_m), ceil_div(n_al, base_n), ceil_div(k_al, k_l1)
     out_tiles = batch * mt * nt
     block_dim = min(cores, out_tiles)

@@ -10,7 +10,7 @@ says where the parameters live.
 """
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from npu_sim import ChipConfig
 
@@ -26,9 +26,9 @@ def batch_norm_tiling(chip: ChipConfig, shape: tuple[int, ...], itemsize: int) -
     (strategy "resident_params" or "streamed_params", workspace 0) whose ``data`` is
     a :class:`BatchNormTilingData`. Raises AclnnError(561002) if one element cannot
     fit UB (never on the presets)."""
-    n = int(np.prod(shape, dtype=np.int64))
+    n = math.prod(int(d) for d in shape)
     c = shape[1]
-    inner = int(np.prod(shape[2:], dtype=np.int64)) if len(shape) > 2 else 1
+    inner = math.prod(int(d) for d in shape[2:])
     param_bytes = align_up(PARAM_BYTES_PER_CHANNEL * c, 32)
     resident = param_bytes <= chip.ub_bytes // 4
     fixed = param_bytes if resident else align_up(chip.ub_bytes // 4, 32)
@@ -51,9 +51,9 @@ def batch_norm_training_tiling(chip: ChipConfig, shape: tuple[int, ...], itemsiz
     :class:`BatchNormTrainingTilingData`. Raises AclnnError(561002) when the
     per-channel buffers leave no UB for a tile.
     """
-    n = int(np.prod(shape, dtype=np.int64))
+    n = math.prod(int(d) for d in shape)
     c = shape[1]
-    inner = int(np.prod(shape[2:], dtype=np.int64)) if len(shape) > 2 else 1
+    inner = math.prod(int(d) for d in shape[2:])
     red = vector_tiling(chip, "BatchNorm", n, itemsize, 0,
                         fixed_ub_bytes=align_up(PARTIAL_BYTES_PER_CHANNEL * c, 32))
     upd_fixed = align_up(PARAM_BYTES_PER_CHANNEL * c, 32)
