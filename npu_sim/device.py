@@ -31,7 +31,7 @@ from .hardware.l2 import GmL2, L2Cache
 from .metrics import kernel_metrics
 from .records import KernelRecords
 from . import stream_runner
-from .hardware.inline import run_kernel_inline
+from .hardware.inline import KernelPlan, run_kernel_inline
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, KernelSpec, MixBlockProgram, Pipe
 from .trace import TraceRecorder
@@ -175,7 +175,7 @@ class Device:
         self.gm_l2 = GmL2(chip.l2_bytes) if chip.l2_cross_kernel_reuse else None
         self._compiled: dict[int, CompiledProgram] = {}
         self._spec_args: dict[int, tuple[KernelSpec, dict[str, Any]]] = {}   # id(spec) -> (spec, trace args)
-        self._checked: dict[int, KernelSpec] = {}   # id(spec) -> spec, for specs check_kernel passed
+        self._checked: dict[int, KernelPlan] = {}   # id(spec) -> its plan, for specs check_kernel passed
         self._finished: dict[tuple, dict[str, Any]] = {}   # _finish_kernel's memo (see there)
         self._launches = 0
         self._tracks: dict[tuple, list[tuple[str, str]]] = {}
@@ -293,36 +293,51 @@ class Device:
         if ct is not CoreType.MIX and any(isinstance(b, MixBlockProgram) for b in spec.blocks):
             raise KernelConfigError(f"{spec.name}: MixBlockProgram blocks need core_type MIX, not {ct.value}")
         split = 2 if ct is CoreType.MIX else 1
-        seen: set[int] = set()
+        seen: dict[int, CompiledProgram | None] = {}
         for b in spec.blocks:
             if id(b) in seen:
                 continue
-            seen.add(id(b))
             if isinstance(b, MixBlockProgram) and len(b.aiv) > 2:
                 raise KernelConfigError(f"{spec.name}: a MIX block has 2 AIVs, got {len(b.aiv)} AIV programs")
             try:  # compiled once per program and device; the run reuses it
                 if isinstance(b, MixBlockProgram):
                     for p in (b.aic,) + b.aiv:
                         self.compiled(p)
+                    seen[id(b)] = None
                 else:
-                    self.compiled(b, split)
+                    seen[id(b)] = self.compiled(b, split)
             except ValueError as e:
                 raise KernelConfigError(f"{spec.name}: {e}") from None
         if len(self._checked) > 4096:
             self._checked.clear()
-        self._checked[id(spec)] = spec
+        cps = None if ct is CoreType.MIX else tuple(seen[id(b)] for b in spec.blocks)
+        self._checked[id(spec)] = KernelPlan(spec, cps)
+
+    def kernel_plan(self, spec: KernelSpec) -> KernelPlan:
+        """``spec``'s :class:`~npu_sim.hardware.inline.KernelPlan` on this device, made
+        by :meth:`check_kernel` (run here if it has not been for this spec object;
+        raises :class:`KernelConfigError` as it does)."""
+        plan = self._checked.get(id(spec))
+        if plan is None or plan.spec is not spec:
+            self.check_kernel(KernelLaunch(spec, None))
+            plan = self._checked[id(spec)]
+        return plan
 
     def submit_kernel(self, stream: Stream, launch: KernelLaunch, enqueue_ns: float,
                       flow_id: int | None = None) -> simpy.Process:
         """Enqueue a kernel. Raises KernelConfigError (before enqueueing) if it cannot run
         (:meth:`check_kernel`, run once per spec object: a spec is not changed once
         phase 1 made it, and the chip of a device never changes)."""
-        if self._checked.get(id(launch.spec)) is not launch.spec:
+        spec = launch.spec
+        plan = self._checked.get(id(spec))
+        if plan is None or plan.spec is not spec:
             self.check_kernel(launch)
+            plan = self._checked[id(spec)]
         # the kernel waits for its host time itself (_run_kernel), so that wait can share its launch event
-        return self._chain(stream, self._run_kernel, (stream, launch, flow_id, enqueue_ns), -_INF, launch.spec.name)
+        return self._chain(stream, self._run_kernel, (stream, launch, flow_id, enqueue_ns, plan), -_INF, spec.name)
 
-    def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None, enqueue_ns: float):
+    def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None, enqueue_ns: float,
+                    plan: KernelPlan | None = None):
         env = self.env
         spec = launch.spec
         now = env._now
@@ -355,7 +370,7 @@ class Device:
             # this step is the kernel's own timeout (one callback) and the queue is empty: nothing
             # can act before its blocks end, so the clock moves straight to that end (the exact float
             # the end event would carry) and the kernel finishes in this step
-            end = self._blocks_inline(spec, stats, scope, unit, dispatch)
+            end = self._blocks_inline(spec, stats, scope, unit, dispatch, plan)
             if end > env._now:
                 env._now = end
         else:
@@ -395,12 +410,12 @@ class Device:
         free = sched.free
         return sum(len(free[u]) for u in sched.sources[kind]) >= nblocks
 
-    def _blocks_inline(self, spec, stats, scope, unit, dispatch) -> float:
+    def _blocks_inline(self, spec, stats, scope, unit, dispatch, plan=None) -> float:
         """The fast path: the blocks run by :func:`run_kernel_inline` in SimPy's order
         (one-tile blocks in its generator-free loop, the others' :func:`run_block`
         generators by ``run_blocks_inline``); returns the time (ns) the last block
         ended (the caller moves the clock there: no SimPy event at all)."""
-        end = run_kernel_inline(self, spec, stats, scope, unit, dispatch)   # the dispatch wait, taken there
+        end = run_kernel_inline(self, spec, stats, scope, unit, dispatch, plan)   # the dispatch wait, taken there
         self.fast_kernels += 1
         return end
 
