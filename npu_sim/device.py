@@ -84,6 +84,17 @@ def _task(env, prev, enqueue_ns: float, gen, stream, name: str):
         stream.errors.append(f"{name}: {exc}")
 
 
+def _due_event(env, at: float) -> simpy.Event:
+    """A triggered SimPy event queued at time ``at`` (ns), NORMAL priority, numbered
+    next: what ``env.timeout(delay)`` queues when ``at`` is ``env.now + delay`` (the
+    same float), without the Timeout object's own bookkeeping."""
+    ev = simpy.Event(env)
+    ev._ok = True
+    ev._value = None
+    heappush(env._queue, (at, NORMAL, next(env._eid), ev))
+    return ev
+
+
 class _Queued(simpy.Process):
     """A stream task queued behind an unfinished one (:meth:`Device._chain`): a SimPy
     process that has no Initialize event and no generator until its predecessor
@@ -176,7 +187,7 @@ class Device:
         self._compiled: dict[int, CompiledProgram] = {}
         self._spec_args: dict[int, tuple[KernelSpec, dict[str, Any]]] = {}   # id(spec) -> (spec, trace args)
         self._checked: dict[int, KernelPlan] = {}   # id(spec) -> its plan, for specs check_kernel passed
-        self._finished: dict[tuple, dict[str, Any]] = {}   # _finish_kernel's memo (see there)
+        self._finished: dict[tuple, tuple] = {}   # _finish_kernel's memo (see there)
         self._launches = 0
         self._tracks: dict[tuple, list[tuple[str, str]]] = {}
         self.host_link = BandwidthServer("host link", chip.host_link_bandwidth_bytes_per_ns)
@@ -346,17 +357,13 @@ class Device:
             if self._one_event_ok():
                 # one event for the wait and the launch latency, due at the float the second
                 # timeout would carry (see _one_event_ok why the order of events is unchanged)
-                ev = simpy.Event(env)
-                ev._ok = True
-                ev._value = None
-                heappush(env._queue, (t0 + self.chip.kernel_launch_ns, NORMAL, next(env._eid), ev))
-                yield ev
+                yield _due_event(env, t0 + self.chip.kernel_launch_ns)
             else:
                 yield env.timeout(enqueue_ns - now)
                 yield env.timeout(self.chip.kernel_launch_ns)
         else:
             t0 = now
-            yield env.timeout(self.chip.kernel_launch_ns)
+            yield _due_event(env, now + self.chip.kernel_launch_ns)   # env.timeout(kernel_launch_ns)
         kind = spec.core_type
         stats = KernelStats()
         self._l2_resident(launch, stats)
@@ -370,7 +377,10 @@ class Device:
             # this step is the kernel's own timeout (one callback) and the queue is empty: nothing
             # can act before its blocks end, so the clock moves straight to that end (the exact float
             # the end event would carry) and the kernel finishes in this step
-            end = self._blocks_inline(spec, stats, scope, unit, dispatch, plan)
+            # (hardware/inline.py: one-tile blocks in its generator-free loop, the others' run_block
+            # generators in SimPy's order; the dispatch wait is taken there)
+            end = run_kernel_inline(self, spec, stats, scope, unit, dispatch, plan)
+            self.fast_kernels += 1
             if end > env._now:
                 env._now = end
         else:
@@ -408,16 +418,10 @@ class Device:
         if self.env._queue or sched.waiters:
             return False
         free = sched.free
-        return sum(len(free[u]) for u in sched.sources[kind]) >= nblocks
-
-    def _blocks_inline(self, spec, stats, scope, unit, dispatch, plan=None) -> float:
-        """The fast path: the blocks run by :func:`run_kernel_inline` in SimPy's order
-        (one-tile blocks in its generator-free loop, the others' :func:`run_block`
-        generators by ``run_blocks_inline``); returns the time (ns) the last block
-        ended (the caller moves the clock there: no SimPy event at all)."""
-        end = run_kernel_inline(self, spec, stats, scope, unit, dispatch, plan)   # the dispatch wait, taken there
-        self.fast_kernels += 1
-        return end
+        n = 0
+        for u in sched.sources[kind]:
+            n += len(free[u])
+        return n >= nblocks
 
     def _blocks_evented(self, spec, stats, scope, unit, dispatch, kind, prio, mix):
         """The reference path: one SimPy process per block (cores.py hands out the cores)."""
@@ -442,7 +446,9 @@ class Device:
         counters) are a function of the spec and of what the blocks did (``stats``)
         and the duration alone, so they are built once per distinct ``(spec, dur,
         stats)`` and the dict is shared by the launches that repeat it (a bounded
-        memo): the record store and the recorder copy it, nobody mutates it."""
+        memo, which also keeps the spec's trace args the dict was built from and its
+        pipe busy ns as pairs): the record store and the recorder copy it, nobody
+        mutates it."""
         env = self.env
         spec = launch.spec
         if launch.body is not None and self.backed:
@@ -458,13 +464,14 @@ class Device:
         if hit is None or hit[0] is not spec:
             if len(memo) > 4096:
                 memo.clear()
-            hit = memo[key] = (spec, self._kernel_args(spec, dur, stats, kind, unit))
-        args = hit[1]
+            args = self._kernel_args(spec, dur, stats, kind, unit)
+            hit = memo[key] = (spec, args, self.spec_args(spec), tuple(args["pipe_busy_ns"].items()))
+        _, args, static, pipe_busy = hit
         pb = self.pipe_busy_ns
-        for p, b in args["pipe_busy_ns"].items():
+        for p, b in pipe_busy:
             pb[p] = pb.get(p, 0.0) + b
         self.kernel_records.append_parts({"name": spec.name, "stream": stream.stream_id, "start_ns": t0,
-                                          "dur_ns": dur}, args, self.spec_args(spec))
+                                          "dur_ns": dur}, args, static)
         self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
                            args, flow_id=flow_id)
 
@@ -497,12 +504,10 @@ class Device:
         cache = self.gm_l2
         if gm is None or cache is None:
             return
-        reads, writes, ws = gm
-        hit, total = cache.kernel(reads, writes, ws)
+        hit, total, foot = cache.kernel_footprint(*gm)
         stats.resident_in = hit
         if hit and total:
             stats.resident = hit / total
-            foot = total + sum(n for _, n in writes) + (ws[1] if ws else 0)
             stats.resident_keyed = foot <= cache.capacity_bytes
 
     @staticmethod

@@ -100,7 +100,7 @@ ONE_TILE_LOOP = True
 
 
 def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, plan=None) -> float:
-    """A kernel's blocks on the fast path (``Device._blocks_inline``): each gets a core
+    """A kernel's blocks on the fast path (``Device._run_kernel``): each gets a core
     in block order, then they run as :func:`run_blocks_inline` runs their
     :func:`~npu_sim.hardware.pipeline.run_block` generators. Returns the time (ns)
     the last block ended. ``plan``: the spec's :class:`KernelPlan`
@@ -141,7 +141,9 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     into local running sums instead (per stage, the scalar ns, the core ns: the same
     float additions in the same order, from the values ``stats`` held) written back
     once at the end, so the dicts get the same values and the same key order; the
-    byte counts are integers, summed in any order."""
+    byte counts are integers, summed in any order. A block's core goes back to its free
+    list as ``CoreScheduler.release`` puts it there (on the fast path nobody waits for
+    a core: ``Device._uncontended``)."""
     plans = plan.stages
     n = len(plans)
     rec = dev.recorder
@@ -149,14 +151,18 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     label = spec.name
     res = stats.resident
     hreserve, lreserve = dev.hbm.reserve, dev.l2.reserve
-    release = dev.scheduler.release
+    free_lists = dev.scheduler.free   # the cores go back as CoreScheduler.release puts them (nobody waits)
     pipes = plan.pipes
     local = plan.same_pipes
     cps = plan.cps
     busy, fixed_all = stats.busy, stats.fixed
     if local:   # the running sums book_block would keep in stats
-        acc_busy = [busy.get(p, 0.0) for p in pipes]
-        acc_fixed = [fixed_all.get(p, 0.0) for p in pipes]
+        if busy or fixed_all:
+            acc_busy = [busy.get(p, 0.0) for p in pipes]
+            acc_fixed = [fixed_all.get(p, 0.0) for p in pipes]
+        else:
+            acc_busy = [0.0] * len(pipes)
+            acc_fixed = acc_busy[:]
         acc_scalar = None   # [busy, fixed] of Pipe.SCALAR once a block had scalar ns
         acc_core = stats.core_ns.get(unit, 0.0)
     if dispatch_ns:
@@ -260,7 +266,9 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
                     scalar_busy += c[2]
             book_block(stats, cps[k].pipes, busy_pipe, fixed_pipe, scalar_busy, 0, 0, 0, 0, ends[k] - start, 0,
                        unit)
-        release(cores[k])
+        c = cores[k]
+        c.free = True
+        free_lists[c.core_type].append(c)
     if local:
         for p, b, fx in zip(pipes, acc_busy, acc_fixed):
             busy[p] = b
