@@ -238,11 +238,13 @@ class DictColumns:
         hkey = (hk, ht, st)
         cached = hit[3].get(hkey) if dict not in ht else None
         split = cached[2] if cached is not None else None
-        if split is not None:   # the tail's column values ready: only the head's leaves to store
+        if split:   # the tail's column values ready: only the head's leaves to store
             sid = self._replay_split(split, hl, tl, lambda: {**head, **tail}, static or None)
         elif cached is not None and (cached[1] or all(map(is_, cached[0].tget(hl + tl), cached[0].tvals))):
             # cached[1]: every static leaf lies in the tail, checked when cached (neither changes)
             sid = self._replay(cached[0], hl + tl, lambda: {**head, **tail}, static or None)
+            if split is None and cached[1]:   # a tail used again: split it for the next calls (False: cannot)
+                hit[3][hkey] = (cached[0], True, self._split(cached[0], len(hk), tl) or False)
         else:
             leaves = hl + tl
             hl, hk, ht, hs = _parts(head, None)
@@ -252,8 +254,7 @@ class DictColumns:
             plan = self._plans.get((sig, st))
             if plan is not None and plan.sid == sid and len(hit[3]) < 64:
                 # the layout of this head with this tail: no signature to build next time
-                in_tail = plan.tget is None or min(plan.tidx) >= len(hk)
-                hit[3][hkey] = (plan, in_tail, self._split(plan, len(hk), tl) if in_tail else None)
+                hit[3][hkey] = (plan, plan.tget is None or min(plan.tidx) >= len(hk), None)
         self._sid.append(sid)
         n = self._base + len(self._sid) - 1
         if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
