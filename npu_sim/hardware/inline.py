@@ -131,19 +131,25 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     operations, the same bookings of the HBM and L2 servers, spans and stats), and the
     blocks interleave as :func:`run_blocks_inline` would resume their generators: a heap
     keyed ``(time, priority, sequence)``, a block leaving the heap where its generator
-    would yield (a GM stage that starts after the clock, and its end). Returns the
-    time (ns) of the last step, as :func:`run_blocks_inline` does.
+    would yield (a GM stage that starts after the clock). ``plan`` is the spec's
+    :class:`KernelPlan`. Returns the time (ns) of the last step, as
+    :func:`run_blocks_inline` does.
 
-    The blocks' sums go into ``stats`` as ``book_block`` adds them, block by block in
-    the order the blocks end. When every block's program has the same pipes, none
-    twice (``plan.same_pipes``: the usual main and tail programs of an elementwise
-    kernel; ``plan`` is the spec's :class:`KernelPlan`), they are added
-    into local running sums instead (per stage, the scalar ns, the core ns: the same
-    float additions in the same order, from the values ``stats`` held) written back
-    once at the end, so the dicts get the same values and the same key order; the
-    byte counts are integers, summed in any order. A block's core goes back to its free
-    list as ``CoreScheduler.release`` puts it there (on the fast path nobody waits for
-    a core: ``Device._uncontended``)."""
+    Two steps need no heap. The blocks' starts come first, in block order (every other
+    entry is due no earlier and numbered after them), so they run in a plain loop. A
+    block's end step only adds its sums into ``stats`` and gives its core back, which no
+    other step reads, so the ends are collected with their heap keys and done after the
+    loop, sorted by those keys: the order SimPy would process them in.
+
+    The sums go into ``stats`` as ``book_block`` adds them, block by block in that
+    order. When every block's program has the same pipes, none twice
+    (``plan.same_pipes``: the usual main and tail programs of an elementwise kernel),
+    they are added into local running sums instead (per stage, the scalar ns, the core
+    ns: the same float additions in the same order, from the values ``stats`` held)
+    written back once at the end, so the dicts get the same values and the same key
+    order; the byte counts are integers, summed in any order. A block's core goes back
+    to its free list as ``CoreScheduler.release`` puts it there (on the fast path nobody
+    waits for a core: ``Device._uncontended``)."""
     plans = plan.stages
     n = len(plans)
     rec = dev.recorder
@@ -151,12 +157,103 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     label = spec.name
     res = stats.resident
     hreserve, lreserve = dev.hbm.reserve, dev.l2.reserve
-    free_lists = dev.scheduler.free   # the cores go back as CoreScheduler.release puts them (nobody waits)
     pipes = plan.pipes
-    local = plan.same_pipes
-    cps = plan.cps
-    busy, fixed_all = stats.busy, stats.fixed
-    if local:   # the running sums book_block would keep in stats
+    if dispatch_ns:   # the blocks' start entries: (time, priority, sequence) as SimPy would queue them
+        start = now + dispatch_ns
+        prio0, seq0 = 1, n
+    else:
+        start = now
+        prio0, seq0 = 0, 0
+    seq = seq0 + n
+    heap = []
+    done = []   # per ended block: (its end step's heap key..., the block)
+    # per block: next stage, its start, the block's end so far, its stages' durations
+    nxt = [0] * n
+    tt = [start] * n
+    ends = [start] * n
+    durs = [None] * n
+    tracks = [None] * n
+    hbm_total = l2_total = gm_total = 0
+    t = now
+    first = 0   # blocks started so far (their start entries come before every other entry)
+    while True:
+        if first < n:
+            k = first
+            first += 1
+            t = start
+            key = (start, prio0, seq0 + k)
+            d = durs[k] = []
+            resumed = False
+            if sink is not None:
+                tracks[k] = dev.pipe_tracks(cores[k], plan.cps[k].pipes)
+            s = 0
+            ts = start
+            block_end = start
+        elif heap:
+            t, p, q, k = heappop(heap)
+            key = (t, p, q)
+            d = durs[k]
+            resumed = True   # at stage s's start (the clock may differ from its start by rounding)
+            s = nxt[k]
+            ts = tt[k]
+            block_end = ends[k]
+        else:
+            break
+        st = plans[k]
+        S = len(st)
+        while s < S:
+            eng, fixed, scalar, bus, _keyed, nbytes, gm, write = st[s]
+            if gm:
+                if resumed:
+                    resumed = False
+                elif ts > t:
+                    break
+                fin = ts + eng
+                miss = bus
+                if res and not write and bus:   # reads of data an earlier kernel left in L2
+                    moved = int(bus * res)
+                    miss -= moved
+                    if moved:
+                        r = lreserve(ts, moved)
+                        if r > fin:
+                            fin = r
+                        l2_total += moved
+                if miss:
+                    r = hreserve(ts, miss)
+                    if r > fin:
+                        fin = r
+                    hbm_total += miss
+                gm_total += nbytes
+                dur = fin - ts + fixed
+            else:
+                dur = eng + fixed
+            e = ts + dur
+            d.append(dur)
+            if sink is not None and dur > 0:
+                sink((tracks[k][s], label, ts, dur, 0, nbytes))
+            if e > block_end:
+                block_end = e
+            ts = e
+            s += 1
+        nxt[k] = s
+        ends[k] = block_end
+        if s < S:   # the generator yields a timeout to the GM stage's start
+            tt[k] = ts
+            heappush(heap, (t + (ts - t), 1, seq, k))
+            seq += 1
+        elif block_end > t:   # and to the block's end
+            done.append((t + (block_end - t), 1, seq, k))
+            seq += 1
+        else:   # it ends in this step
+            done.append(key + (k,))
+    # the blocks' ends, in the order SimPy would process them: their sums into stats as
+    # book_block adds them, their cores back
+    done.sort()
+    if done and done[-1][0] > t:
+        t = done[-1][0]
+    free_lists = dev.scheduler.free   # as CoreScheduler.release puts them (on the fast path nobody waits)
+    if plan.same_pipes:   # the running sums book_block would keep in stats, written once
+        busy, fixed_all = stats.busy, stats.fixed
         if busy or fixed_all:
             acc_busy = [busy.get(p, 0.0) for p in pipes]
             acc_fixed = [fixed_all.get(p, 0.0) for p in pipes]
@@ -165,88 +262,10 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             acc_fixed = acc_busy[:]
         acc_scalar = None   # [busy, fixed] of Pipe.SCALAR once a block had scalar ns
         acc_core = stats.core_ns.get(unit, 0.0)
-    if dispatch_ns:
-        start = now + dispatch_ns
-        heap = [(start, 1, n + k, k) for k in range(n)]
-        seq = 2 * n
-    else:
-        start = now
-        heap = [(now, 0, k, k) for k in range(n)]
-        seq = n
-    # per block: next stage, its start, the block's end so far, its stages' durations (None: not started)
-    nxt = [0] * n
-    tt = [start] * n
-    ends = [start] * n
-    durs = [None] * n
-    tracks = [None] * n
-    hbm_total = l2_total = gm_total = 0
-    t = now
-    while heap:
-        t, _, _, k = heappop(heap)
-        st = plans[k]
-        S = len(st)
-        s = nxt[k]
-        if s < S:
-            d = durs[k]
-            if d is None:   # the block's first step (its generator's start)
-                d = durs[k] = []
-                resumed = False
-                if sink is not None:
-                    tracks[k] = dev.pipe_tracks(cores[k], pipes if local else cps[k].pipes)
-            else:   # resumed at stage s's start (the clock may differ from its start by rounding)
-                resumed = True
-            ts = tt[k]
-            block_end = ends[k]
-            while s < S:
-                eng, fixed, scalar, bus, _keyed, nbytes, gm, write = st[s]
-                if gm:
-                    if resumed:
-                        resumed = False
-                    elif ts > t:
-                        break
-                    fin = ts + eng
-                    miss = bus
-                    if res and not write and bus:   # reads of data an earlier kernel left in L2
-                        moved = int(bus * res)
-                        miss -= moved
-                        if moved:
-                            r = lreserve(ts, moved)
-                            if r > fin:
-                                fin = r
-                            l2_total += moved
-                    if miss:
-                        r = hreserve(ts, miss)
-                        if r > fin:
-                            fin = r
-                        hbm_total += miss
-                    gm_total += nbytes
-                    dur = fin - ts + fixed
-                else:
-                    dur = eng + fixed
-                e = ts + dur
-                d.append(dur)
-                if sink is not None and dur > 0:
-                    sink((tracks[k][s], label, ts, dur, 0, nbytes))
-                if e > block_end:
-                    block_end = e
-                ts = e
-                s += 1
-            nxt[k] = s
-            ends[k] = block_end
-            if s < S:   # the generator yields a timeout to the GM stage's start
-                tt[k] = ts
-                heappush(heap, (t + (ts - t), 1, seq, k))
-                seq += 1
-                continue
-            if block_end > t:   # and to the block's end
-                heappush(heap, (t + (block_end - t), 1, seq, k))
-                seq += 1
-                continue
-        # the block has ended: its sums into stats (as book_block adds them), its core back
-        d = durs[k]
-        scalar_busy = 0.0
-        if local:
-            for j, x in enumerate(d):
+        for _, _, _, k in done:
+            st = plans[k]
+            scalar_busy = 0.0
+            for j, x in enumerate(durs[k]):
                 if x > 0:
                     c = st[j]
                     acc_busy[j] += x
@@ -258,26 +277,33 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
                 acc_scalar[0] += scalar_busy
                 acc_scalar[1] += scalar_busy
             acc_core += ends[k] - start
-        else:
-            busy_pipe = [x if x > 0 else 0.0 for x in d]
-            fixed_pipe = [c[1] if x > 0 else 0.0 for x, c in zip(d, st)]
+            c = cores[k]
+            c.free = True
+            free_lists[c.core_type].append(c)
+        if n:
+            for p, b, fx in zip(pipes, acc_busy, acc_fixed):
+                busy[p] = b
+                fixed_all[p] = fx
+            if acc_scalar is not None:
+                busy[Pipe.SCALAR], fixed_all[Pipe.SCALAR] = acc_scalar
+            stats.core_ns[unit] = acc_core
+            blocks = stats.blocks
+            blocks[unit] = blocks.get(unit, 0) + n
+    else:
+        cps = plan.cps
+        for _, _, _, k in done:
+            st = plans[k]
+            d = durs[k]
+            scalar_busy = 0.0
             for x, c in zip(d, st):
                 if x > 0:
                     scalar_busy += c[2]
-            book_block(stats, cps[k].pipes, busy_pipe, fixed_pipe, scalar_busy, 0, 0, 0, 0, ends[k] - start, 0,
+            book_block(stats, cps[k].pipes, [x if x > 0 else 0.0 for x in d],
+                       [c[1] if x > 0 else 0.0 for x, c in zip(d, st)], scalar_busy, 0, 0, 0, 0, ends[k] - start, 0,
                        unit)
-        c = cores[k]
-        c.free = True
-        free_lists[c.core_type].append(c)
-    if local:
-        for p, b, fx in zip(pipes, acc_busy, acc_fixed):
-            busy[p] = b
-            fixed_all[p] = fx
-        if acc_scalar is not None:
-            busy[Pipe.SCALAR], fixed_all[Pipe.SCALAR] = acc_scalar
-        stats.core_ns[unit] = acc_core
-        blocks = stats.blocks
-        blocks[unit] = blocks.get(unit, 0) + n
+            c = cores[k]
+            c.free = True
+            free_lists[c.core_type].append(c)
     stats.hbm_bytes += hbm_total
     stats.l2_hit_bytes += l2_total
     stats.gm_bytes += gm_total
