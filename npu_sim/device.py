@@ -190,6 +190,7 @@ class Device:
         self._finished: dict[tuple, tuple] = {}   # _finish_kernel's memo (see there)
         self._launches = 0
         self._tracks: dict[tuple, list[tuple[str, str]]] = {}
+        self._stream_tracks: dict[int, tuple[str, str]] = {}
         self.host_link = BandwidthServer("host link", chip.host_link_bandwidth_bytes_per_ns)
         self.cores = make_cores(chip)
         self.scheduler = CoreScheduler(self.env, chip, self.cores)
@@ -250,6 +251,13 @@ class Device:
             else:
                 t = [(self.track_pid, f"{core.name} {p.value}") for p in pipes]
             self._tracks[key] = t
+        return t
+
+    def _stream_track(self, stream: Stream) -> tuple[str, str]:
+        """The trace track of ``stream``'s tasks, ("device 0", "stream 3") (cached)."""
+        t = self._stream_tracks.get(stream.stream_id)
+        if t is None:
+            t = self._stream_tracks[stream.stream_id] = (self.track_pid, f"stream {stream.stream_id}")
         return t
 
     # ---- ids ------------------------------------------------------------------
@@ -472,8 +480,7 @@ class Device:
             pb[p] = pb.get(p, 0.0) + b
         self.kernel_records.append_parts({"name": spec.name, "stream": stream.stream_id, "start_ns": t0,
                                           "dur_ns": dur}, args, static)
-        self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
-                           args, flow_id=flow_id)
+        self.recorder.span(self._stream_track(stream), spec.name, t0, dur, "task", args, flow_id)
 
     def _kernel_args(self, spec, dur, stats, kind, unit) -> dict[str, Any]:
         """A kernel's trace args (see :meth:`_finish_kernel`)."""
@@ -606,14 +613,14 @@ class Device:
         ``on_progress(kernels_done)`` is called every ``every`` SimPy steps."""
         env = self.env
         step = env.step
-        peek = env.peek
+        queue = env._queue   # what env.peek() reads: the next event's time, inf when none
         inf = float("inf")
         n = 0
         self._running = True
         self._until = event
         try:
-            while event is None or not event.processed:
-                if peek() == inf:
+            while event is None or event.callbacks is not None:   # not event.processed
+                if not queue or queue[0][0] == inf:
                     return event is None
                 step()
                 if on_progress is not None:

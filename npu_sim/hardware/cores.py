@@ -138,7 +138,16 @@ class CoreScheduler:
         :meth:`acquire`'s event. The uncontended fast path calls it with enough cores free."""
         if self.waiters or kind is CoreType.MIX:
             return [self.acquire(kind) for _ in range(n)]
-        out: list = []
+        srcs = self.sources[kind]
+        lst = self.free[srcs[0]]
+        if len(srcs) == 1 and len(lst) >= n:   # the usual case: one free list holds them all
+            out = lst[-n:] if n else []
+            del lst[len(lst) - n:]
+            out.reverse()
+            for c in out:
+                c.free = False
+            return out
+        out = []
         for u in self.sources[kind]:
             lst = self.free[u]
             m = min(n - len(out), len(lst))

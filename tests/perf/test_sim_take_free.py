@@ -32,7 +32,7 @@ def _state(s, got):
 def test_take_free_equals_acquire(chip, kind, held):
     c = PRESETS[chip]
     cap = sum(len(v) for v in make_cores(c).values())
-    for n in (1, 2, 7, cap + 2):
+    for n in (0, 1, 2, 7, cap + 2):
         ref, new = _sched(c, held), _sched(c, held)
         got_ref = [ref.acquire(kind) for _ in range(n)]
         got_new = new.take_free(kind, n)
