@@ -31,7 +31,7 @@ from .hardware.l2 import GmL2, L2Cache
 from .metrics import kernel_metrics
 from .records import KernelRecords
 from . import stream_runner
-from .hardware.inline import run_kernel_inline
+from .hardware.inline import KernelPlan, run_kernel_inline
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, KernelSpec, MixBlockProgram, Pipe
 from .trace import TraceRecorder
@@ -82,6 +82,17 @@ def _task(env, prev, enqueue_ns: float, gen, stream, name: str):
         yield from gen
     except Exception as exc:  # a task failure is a stream error, never a crash
         stream.errors.append(f"{name}: {exc}")
+
+
+def _due_event(env, at: float) -> simpy.Event:
+    """A triggered SimPy event queued at time ``at`` (ns), NORMAL priority, numbered
+    next: what ``env.timeout(delay)`` queues when ``at`` is ``env.now + delay`` (the
+    same float), without the Timeout object's own bookkeeping."""
+    ev = simpy.Event(env)
+    ev._ok = True
+    ev._value = None
+    heappush(env._queue, (at, NORMAL, next(env._eid), ev))
+    return ev
 
 
 class _Queued(simpy.Process):
@@ -175,10 +186,11 @@ class Device:
         self.gm_l2 = GmL2(chip.l2_bytes) if chip.l2_cross_kernel_reuse else None
         self._compiled: dict[int, CompiledProgram] = {}
         self._spec_args: dict[int, tuple[KernelSpec, dict[str, Any]]] = {}   # id(spec) -> (spec, trace args)
-        self._checked: dict[int, KernelSpec] = {}   # id(spec) -> spec, for specs check_kernel passed
-        self._finished: dict[tuple, dict[str, Any]] = {}   # _finish_kernel's memo (see there)
+        self._checked: dict[int, KernelPlan] = {}   # id(spec) -> its plan, for specs check_kernel passed
+        self._finished: dict[tuple, tuple] = {}   # _finish_kernel's memo (see there)
         self._launches = 0
         self._tracks: dict[tuple, list[tuple[str, str]]] = {}
+        self._stream_tracks: dict[int, tuple[str, str]] = {}
         self.host_link = BandwidthServer("host link", chip.host_link_bandwidth_bytes_per_ns)
         self.cores = make_cores(chip)
         self.scheduler = CoreScheduler(self.env, chip, self.cores)
@@ -241,6 +253,13 @@ class Device:
             self._tracks[key] = t
         return t
 
+    def _stream_track(self, stream: Stream) -> tuple[str, str]:
+        """The trace track of ``stream``'s tasks, ("device 0", "stream 3") (cached)."""
+        t = self._stream_tracks.get(stream.stream_id)
+        if t is None:
+            t = self._stream_tracks[stream.stream_id] = (self.track_pid, f"stream {stream.stream_id}")
+        return t
+
     # ---- ids ------------------------------------------------------------------
     def _new_id(self) -> int:
         self._next_id += 1
@@ -293,36 +312,51 @@ class Device:
         if ct is not CoreType.MIX and any(isinstance(b, MixBlockProgram) for b in spec.blocks):
             raise KernelConfigError(f"{spec.name}: MixBlockProgram blocks need core_type MIX, not {ct.value}")
         split = 2 if ct is CoreType.MIX else 1
-        seen: set[int] = set()
+        seen: dict[int, CompiledProgram | None] = {}
         for b in spec.blocks:
             if id(b) in seen:
                 continue
-            seen.add(id(b))
             if isinstance(b, MixBlockProgram) and len(b.aiv) > 2:
                 raise KernelConfigError(f"{spec.name}: a MIX block has 2 AIVs, got {len(b.aiv)} AIV programs")
             try:  # compiled once per program and device; the run reuses it
                 if isinstance(b, MixBlockProgram):
                     for p in (b.aic,) + b.aiv:
                         self.compiled(p)
+                    seen[id(b)] = None
                 else:
-                    self.compiled(b, split)
+                    seen[id(b)] = self.compiled(b, split)
             except ValueError as e:
                 raise KernelConfigError(f"{spec.name}: {e}") from None
         if len(self._checked) > 4096:
             self._checked.clear()
-        self._checked[id(spec)] = spec
+        cps = None if ct is CoreType.MIX else tuple(seen[id(b)] for b in spec.blocks)
+        self._checked[id(spec)] = KernelPlan(spec, cps)
+
+    def kernel_plan(self, spec: KernelSpec) -> KernelPlan:
+        """``spec``'s :class:`~npu_sim.hardware.inline.KernelPlan` on this device, made
+        by :meth:`check_kernel` (run here if it has not been for this spec object;
+        raises :class:`KernelConfigError` as it does)."""
+        plan = self._checked.get(id(spec))
+        if plan is None or plan.spec is not spec:
+            self.check_kernel(KernelLaunch(spec, None))
+            plan = self._checked[id(spec)]
+        return plan
 
     def submit_kernel(self, stream: Stream, launch: KernelLaunch, enqueue_ns: float,
                       flow_id: int | None = None) -> simpy.Process:
         """Enqueue a kernel. Raises KernelConfigError (before enqueueing) if it cannot run
         (:meth:`check_kernel`, run once per spec object: a spec is not changed once
         phase 1 made it, and the chip of a device never changes)."""
-        if self._checked.get(id(launch.spec)) is not launch.spec:
+        spec = launch.spec
+        plan = self._checked.get(id(spec))
+        if plan is None or plan.spec is not spec:
             self.check_kernel(launch)
+            plan = self._checked[id(spec)]
         # the kernel waits for its host time itself (_run_kernel), so that wait can share its launch event
-        return self._chain(stream, self._run_kernel, (stream, launch, flow_id, enqueue_ns), -_INF, launch.spec.name)
+        return self._chain(stream, self._run_kernel, (stream, launch, flow_id, enqueue_ns, plan), -_INF, spec.name)
 
-    def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None, enqueue_ns: float):
+    def _run_kernel(self, stream: Stream, launch: KernelLaunch, flow_id: int | None, enqueue_ns: float,
+                    plan: KernelPlan | None = None):
         env = self.env
         spec = launch.spec
         now = env._now
@@ -331,17 +365,13 @@ class Device:
             if self._one_event_ok():
                 # one event for the wait and the launch latency, due at the float the second
                 # timeout would carry (see _one_event_ok why the order of events is unchanged)
-                ev = simpy.Event(env)
-                ev._ok = True
-                ev._value = None
-                heappush(env._queue, (t0 + self.chip.kernel_launch_ns, NORMAL, next(env._eid), ev))
-                yield ev
+                yield _due_event(env, t0 + self.chip.kernel_launch_ns)
             else:
                 yield env.timeout(enqueue_ns - now)
                 yield env.timeout(self.chip.kernel_launch_ns)
         else:
             t0 = now
-            yield env.timeout(self.chip.kernel_launch_ns)
+            yield _due_event(env, now + self.chip.kernel_launch_ns)   # env.timeout(kernel_launch_ns)
         kind = spec.core_type
         stats = KernelStats()
         self._l2_resident(launch, stats)
@@ -355,7 +385,10 @@ class Device:
             # this step is the kernel's own timeout (one callback) and the queue is empty: nothing
             # can act before its blocks end, so the clock moves straight to that end (the exact float
             # the end event would carry) and the kernel finishes in this step
-            end = self._blocks_inline(spec, stats, scope, unit, dispatch)
+            # (hardware/inline.py: one-tile blocks in its generator-free loop, the others' run_block
+            # generators in SimPy's order; the dispatch wait is taken there)
+            end = run_kernel_inline(self, spec, stats, scope, unit, dispatch, plan)
+            self.fast_kernels += 1
             if end > env._now:
                 env._now = end
         else:
@@ -393,16 +426,10 @@ class Device:
         if self.env._queue or sched.waiters:
             return False
         free = sched.free
-        return sum(len(free[u]) for u in sched.sources[kind]) >= nblocks
-
-    def _blocks_inline(self, spec, stats, scope, unit, dispatch) -> float:
-        """The fast path: the blocks run by :func:`run_kernel_inline` in SimPy's order
-        (one-tile blocks in its generator-free loop, the others' :func:`run_block`
-        generators by ``run_blocks_inline``); returns the time (ns) the last block
-        ended (the caller moves the clock there: no SimPy event at all)."""
-        end = run_kernel_inline(self, spec, stats, scope, unit, dispatch)   # the dispatch wait, taken there
-        self.fast_kernels += 1
-        return end
+        n = 0
+        for u in sched.sources[kind]:
+            n += len(free[u])
+        return n >= nblocks
 
     def _blocks_evented(self, spec, stats, scope, unit, dispatch, kind, prio, mix):
         """The reference path: one SimPy process per block (cores.py hands out the cores)."""
@@ -427,7 +454,9 @@ class Device:
         counters) are a function of the spec and of what the blocks did (``stats``)
         and the duration alone, so they are built once per distinct ``(spec, dur,
         stats)`` and the dict is shared by the launches that repeat it (a bounded
-        memo): the record store and the recorder copy it, nobody mutates it."""
+        memo, which also keeps the spec's trace args the dict was built from and its
+        pipe busy ns as pairs): the record store and the recorder copy it, nobody
+        mutates it."""
         env = self.env
         spec = launch.spec
         if launch.body is not None and self.backed:
@@ -443,15 +472,15 @@ class Device:
         if hit is None or hit[0] is not spec:
             if len(memo) > 4096:
                 memo.clear()
-            hit = memo[key] = (spec, self._kernel_args(spec, dur, stats, kind, unit))
-        args = hit[1]
+            args = self._kernel_args(spec, dur, stats, kind, unit)
+            hit = memo[key] = (spec, args, self.spec_args(spec), tuple(args["pipe_busy_ns"].items()))
+        _, args, static, pipe_busy = hit
         pb = self.pipe_busy_ns
-        for p, b in args["pipe_busy_ns"].items():
+        for p, b in pipe_busy:
             pb[p] = pb.get(p, 0.0) + b
         self.kernel_records.append_parts({"name": spec.name, "stream": stream.stream_id, "start_ns": t0,
-                                          "dur_ns": dur}, args, self.spec_args(spec))
-        self.recorder.span((self.track_pid, f"stream {stream.stream_id}"), spec.name, t0, dur, "task",
-                           args, flow_id=flow_id)
+                                          "dur_ns": dur}, args, static)
+        self.recorder.span(self._stream_track(stream), spec.name, t0, dur, "task", args, flow_id)
 
     def _kernel_args(self, spec, dur, stats, kind, unit) -> dict[str, Any]:
         """A kernel's trace args (see :meth:`_finish_kernel`)."""
@@ -482,12 +511,10 @@ class Device:
         cache = self.gm_l2
         if gm is None or cache is None:
             return
-        reads, writes, ws = gm
-        hit, total = cache.kernel(reads, writes, ws)
+        hit, total, foot = cache.kernel_footprint(*gm)
         stats.resident_in = hit
         if hit and total:
             stats.resident = hit / total
-            foot = total + sum(n for _, n in writes) + (ws[1] if ws else 0)
             stats.resident_keyed = foot <= cache.capacity_bytes
 
     @staticmethod
@@ -586,14 +613,14 @@ class Device:
         ``on_progress(kernels_done)`` is called every ``every`` SimPy steps."""
         env = self.env
         step = env.step
-        peek = env.peek
+        queue = env._queue   # what env.peek() reads: the next event's time, inf when none
         inf = float("inf")
         n = 0
         self._running = True
         self._until = event
         try:
-            while event is None or not event.processed:
-                if peek() == inf:
+            while event is None or event.callbacks is not None:   # not event.processed
+                if not queue or queue[0][0] == inf:
                     return event is None
                 step()
                 if on_progress is not None:

@@ -235,14 +235,18 @@ class DictColumns:
         hk = tuple(head)
         ht = tuple(map(type, hl))
         tl, tk, tt, ts = hit[2]
-        leaves = hl + tl
         hkey = (hk, ht, st)
         cached = hit[3].get(hkey) if dict not in ht else None
-        if cached is not None and (cached[1] or all(map(is_, cached[0].tget(leaves), cached[0].tvals))):
+        split = cached[2] if cached is not None else None
+        if split:   # the tail's column values ready: only the head's leaves to store
+            sid = self._replay_split(split, hl, tl, lambda: {**head, **tail}, static or None)
+        elif cached is not None and (cached[1] or all(map(is_, cached[0].tget(hl + tl), cached[0].tvals))):
             # cached[1]: every static leaf lies in the tail, checked when cached (neither changes)
-            plan = cached[0]
-            sid = self._replay(plan, leaves, lambda: {**head, **tail}, static or None)
+            sid = self._replay(cached[0], hl + tl, lambda: {**head, **tail}, static or None)
+            if split is None and cached[1]:   # a tail used again: split it for the next calls (False: cannot)
+                hit[3][hkey] = (cached[0], True, self._split(cached[0], len(hk), tl) or False)
         else:
+            leaves = hl + tl
             hl, hk, ht, hs = _parts(head, None)
             types = ht + tt
             sig = (hk + tk, types, hs + ts) if dict in types else (hk + tk, types)
@@ -250,12 +254,66 @@ class DictColumns:
             plan = self._plans.get((sig, st))
             if plan is not None and plan.sid == sid and len(hit[3]) < 64:
                 # the layout of this head with this tail: no signature to build next time
-                hit[3][hkey] = (plan, plan.tget is None or min(plan.tidx) >= len(hk))
+                hit[3][hkey] = (plan, plan.tget is None or min(plan.tidx) >= len(hk), None)
         self._sid.append(sid)
         n = self._base + len(self._sid) - 1
         if len(self._sid) >= (self._seg_size or SPILL_EVERY) and self._spill_ok:
             self._spill()
         return n
+
+    def _split(self, plan: "_Plan", nhead: int, tail_leaves: list) -> "_TailSplit | None":
+        """``plan`` split where a shared tail's leaves start (leaf ``nhead``): the head's
+        positions per column and the tail's column values as :meth:`_replay` stores
+        them (strings interned, lists pickled and interned), worked out once; None when a
+        head leaf may be pickled or a tail leaf cannot be stored that way (an int past 64
+        bits, an unpicklable list): :meth:`_replay` then handles every call."""
+        head_o = tuple((j, tag) for j, tag in plan.oidx if j < nhead)
+        if any(tag == _P for _, tag in head_o):
+            return None
+        try:
+            tf = array("d", [tail_leaves[j - nhead] for j in plan.fidx if j >= nhead])
+            ti = array("q", [tail_leaves[j - nhead] for j in plan.iidx if j >= nhead])
+            to = []
+            for j, tag in plan.oidx:
+                if j >= nhead:
+                    v = tail_leaves[j - nhead]
+                    if tag == _S:
+                        v = self._strs.setdefault(v, v)
+                    elif tag == _P:
+                        b = pickle.dumps(v, pickle.HIGHEST_PROTOCOL)
+                        v = self._pickles.setdefault(b, b)
+                    to.append(v)
+        except Exception:  # noqa: BLE001 - OverflowError, TypeError or a pickling error: no split
+            return None
+        return _TailSplit(plan, _getter([j for j in plan.fidx if j < nhead]),
+                          _getter([j for j in plan.iidx if j < nhead]), head_o, tf, ti, to)
+
+    def _replay_split(self, split: "_TailSplit", head_leaves: list, tail_leaves: list, d,
+                      static: dict | None) -> int:
+        """:meth:`_replay` by a :class:`_TailSplit`: the same columns, the tail's part
+        copied as stored at the split. ``tail_leaves``, ``d``: for :meth:`_replay`'s
+        fallbacks (a head int past 64 bits)."""
+        i = self._i
+        if split.hi is not None:
+            n0 = len(i)
+            try:
+                i.extend(split.hi(head_leaves))
+            except OverflowError:
+                del i[n0:]
+                return self._replay(split.plan, head_leaves + tail_leaves, d, static)
+        i.extend(split.ti)
+        f = self._f
+        if split.hf is not None:
+            f.extend(split.hf(head_leaves))
+        f.extend(split.tf)
+        o = self._o
+        if split.ho:
+            strs = self._strs
+            for j, tag in split.ho:
+                v = head_leaves[j]
+                o.append(strs.setdefault(v, v) if tag == _S else v)
+        o += split.to
+        return split.sid
 
     def _sid_of(self, shape: tuple) -> int:
         sid = self._shape_ids.get(shape)
@@ -429,12 +487,25 @@ def _getter(idx: list):
     return itemgetter(*idx)
 
 
+class _TailSplit:
+    """A :class:`_Plan` for one shared tail (``DictColumns._split``): ``plan`` it, ``sid`` its layout,
+    ``hf``/``hi`` the getters of the head's float and int leaves (None: none), ``ho`` the
+    head's ``(position, tag)`` object leaves, ``tf``/``ti``/``to`` the tail's column
+    values, stored after the head's in each column."""
+
+    __slots__ = ("plan", "sid", "hf", "hi", "ho", "tf", "ti", "to")
+
+    def __init__(self, plan, hf, hi, ho, tf, ti, to):
+        self.plan, self.sid = plan, plan.sid
+        self.hf, self.hi, self.ho, self.tf, self.ti, self.to = hf, hi, ho, tf, ti, to
+
+
 class _Plan:
     """How one layout's leaves go to the columns (:meth:`DictColumns._store`): the
     leaf positions of each column in visiting order, and the static leaves with the
     objects they must be."""
 
-    __slots__ = ("sid", "fget", "iget", "oidx", "tget", "tidx", "tvals")
+    __slots__ = ("sid", "fidx", "iidx", "fget", "iget", "oidx", "tget", "tidx", "tvals")
 
     def __init__(self, shape: tuple, sid: int, static: dict | None):
         tags: list = []
@@ -451,8 +522,10 @@ class _Plan:
 
         walk(shape, True)
         self.sid = sid
-        self.fget = _getter([j for j, t in enumerate(tags) if t == _F])
-        self.iget = _getter([j for j, t in enumerate(tags) if t == _I])
+        self.fidx = tuple(j for j, t in enumerate(tags) if t == _F)
+        self.iidx = tuple(j for j, t in enumerate(tags) if t == _I)
+        self.fget = _getter(list(self.fidx))
+        self.iget = _getter(list(self.iidx))
         self.oidx = tuple((j, t) for j, t in enumerate(tags) if t in (_S, _P, _O))
         self.tidx = tuple(j for j, _ in tkeys)
         self.tget = _getter(list(self.tidx))

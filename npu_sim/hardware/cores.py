@@ -130,6 +130,38 @@ class CoreScheduler:
         waiting[kind] += 1
         return ev
 
+    def take_free(self, kind: CoreType, n: int) -> list:
+        """What ``n`` calls of :meth:`acquire` (priority 0) return, in order: when nobody
+        waits and ``kind`` is AIC or AIV, the free cores taken from the free lists in
+        the same order (lowest index first, AIV before AI Cores on a coupled chip),
+        without a call per block; a core the lists cannot give comes as
+        :meth:`acquire`'s event. The uncontended fast path calls it with enough cores free."""
+        if self.waiters or kind is CoreType.MIX:
+            return [self.acquire(kind) for _ in range(n)]
+        srcs = self.sources[kind]
+        lst = self.free[srcs[0]]
+        if len(srcs) == 1 and len(lst) >= n:   # the usual case: one free list holds them all
+            out = lst[-n:] if n else []
+            del lst[len(lst) - n:]
+            out.reverse()
+            for c in out:
+                c.free = False
+            return out
+        out = []
+        for u in self.sources[kind]:
+            lst = self.free[u]
+            m = min(n - len(out), len(lst))
+            if m > 0:
+                got = lst[-m:]
+                del lst[-m:]
+                got.reverse()
+                for c in got:
+                    c.free = False
+                out += got
+        while len(out) < n:
+            out.append(self.acquire(kind))
+        return out
+
     def release(self, got) -> None:
         """Give back what :meth:`acquire` handed out (a core or a MIX group)."""
         for c in (got if isinstance(got, tuple) else (got,)):

@@ -11,8 +11,14 @@ process, its start event, its timeouts and its end event, plus the kernel's AllO
 from __future__ import annotations
 
 from heapq import heappop, heappush
+from typing import TYPE_CHECKING
 
+from ..program import Pipe
+from . import pipeline as _pipeline
 from .block_book import book_block
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..program import KernelSpec
 
 
 class InlineClock:
@@ -68,97 +74,138 @@ def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) 
 
 
 
+class KernelPlan:
+    """What every launch of one kernel spec needs of its blocks' programs, none of it
+    depending on the clock (built once per spec and device by ``Device.check_kernel``,
+    phase 1): ``cps`` the blocks' :class:`~npu_sim.hardware.pipeline.CompiledProgram`
+    in block order (plain AIC/AIV cores: ``aiv_split`` 1; None for a MIX kernel);
+    ``one_tile`` True when every block is a one-tile program (``CompiledProgram.single``);
+    then ``stages`` holds each block's ``CompiledProgram.stages``; ``pipes`` the first
+    block's pipes and ``same_pipes`` says every block has those pipes, none twice
+    (:func:`_one_tile_blocks` then keeps the kernel's sums locally)."""
+
+    __slots__ = ("spec", "cps", "one_tile", "stages", "pipes", "same_pipes")
+
+    def __init__(self, spec: "KernelSpec", cps: "tuple[_pipeline.CompiledProgram, ...] | None") -> None:
+        self.spec = spec
+        self.cps = cps
+        self.one_tile = cps is not None and all(cp.single for cp in cps)
+        self.stages = tuple(cp.stages for cp in cps) if self.one_tile else ()
+        self.pipes = cps[0].pipes if cps else ()
+        self.same_pipes = bool(cps) and cps[0].distinct_pipes and all(cp.pipes == self.pipes for cp in cps)
+
+
 #: False: every kernel on the fast path runs its blocks' generators (the tests compare both)
 ONE_TILE_LOOP = True
 
 
-def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float) -> float:
-    """A kernel's blocks on the fast path (``Device._blocks_inline``): each gets a core
+def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, plan=None) -> float:
+    """A kernel's blocks on the fast path (``Device._run_kernel``): each gets a core
     in block order, then they run as :func:`run_blocks_inline` runs their
     :func:`~npu_sim.hardware.pipeline.run_block` generators. Returns the time (ns)
-    the last block ended.
+    the last block ended. ``plan``: the spec's :class:`KernelPlan`
+    (``dev.kernel_plan(spec)`` when None).
 
-    When every block is a one-tile program (``CompiledProgram.single``, the lean case
+    When every block is a one-tile program (``KernelPlan.one_tile``, the lean case
     of hardware/single_tile.py), the blocks run in :func:`_one_tile_blocks` instead: the
     same steps in the same order, with no generator per block.
     tests/perf/test_blocks_one_tile.py compares both paths."""
-    from .pipeline import SINGLE_TILE, run_block
     sched = dev.scheduler
-    kind = spec.core_type
-    cores = [sched.acquire(kind) for _ in spec.blocks]
+    cores = sched.take_free(spec.core_type, len(spec.blocks))
     now = dev.env._now
-    if ONE_TILE_LOOP and SINGLE_TILE:
-        compiled = dev.compiled
-        cps = [compiled(p) for p in spec.blocks]
-        if all(cp.single for cp in cps):
-            return _one_tile_blocks(dev, spec, stats, unit, dispatch_ns, cores, cps, now)
+    if plan is None:
+        plan = dev.kernel_plan(spec)
+    if ONE_TILE_LOOP and _pipeline.SINGLE_TILE and plan.one_tile:
+        return _one_tile_blocks(dev, spec, stats, unit, dispatch_ns, cores, plan, now)
     clock = InlineClock(now)
     release = sched.release
+    run_block = _pipeline.run_block
     gens = [run_block(dev, core, prog, spec, stats, scope, unit, 0.0, release, clock)
             for core, prog in zip(cores, spec.blocks)]
     return run_blocks_inline(gens, clock, dispatch_ns)
 
 
-def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, cps, now: float) -> float:
+def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, plan, now: float) -> float:
     """One-tile blocks without generators: each block's stages run strictly in order,
     exactly as hardware/single_tile.py's ``run_single_tile`` runs them (the same float
     operations, the same bookings of the HBM and L2 servers, spans and stats), and the
     blocks interleave as :func:`run_blocks_inline` would resume their generators: a heap
     keyed ``(time, priority, sequence)``, a block leaving the heap where its generator
-    would yield (a GM stage that starts after the clock, and its end). Returns the
-    time (ns) of the last step, as :func:`run_blocks_inline` does."""
-    n = len(cps)
+    would yield (a GM stage that starts after the clock). ``plan`` is the spec's
+    :class:`KernelPlan`. Returns the time (ns) of the last step, as
+    :func:`run_blocks_inline` does.
+
+    Two steps need no heap. The blocks' starts come first, in block order (every other
+    entry is due no earlier and numbered after them), so they run in a plain loop. A
+    block's end step only adds its sums into ``stats`` and gives its core back, which no
+    other step reads, so the ends are collected with their heap keys and done after the
+    loop, sorted by those keys: the order SimPy would process them in.
+
+    The sums go into ``stats`` as ``book_block`` adds them, block by block in that
+    order. When every block's program has the same pipes, none twice
+    (``plan.same_pipes``: the usual main and tail programs of an elementwise kernel),
+    they are added into local running sums instead (per stage, the scalar ns, the core
+    ns: the same float additions in the same order, from the values ``stats`` held)
+    written back once at the end, so the dicts get the same values and the same key
+    order; the byte counts are integers, summed in any order. A block's core goes back
+    to its free list as ``CoreScheduler.release`` puts it there (on the fast path nobody
+    waits for a core: ``Device._uncontended``)."""
+    plans = plan.stages
+    n = len(plans)
     rec = dev.recorder
     sink = rec.pipe_sink() if rec.enabled and rec.pipes else None
     label = spec.name
     res = stats.resident
     hreserve, lreserve = dev.hbm.reserve, dev.l2.reserve
-    release = dev.scheduler.release
-    stages = {}
-    for cp in cps:
-        if id(cp) not in stages:
-            stages[id(cp)] = tuple(grp[0][1:] for grp in cp.groups)
-    plans = [stages[id(cp)] for cp in cps]
-    if dispatch_ns:
+    pipes = plan.pipes
+    if dispatch_ns:   # the blocks' start entries: (time, priority, sequence) as SimPy would queue them
         start = now + dispatch_ns
-        heap = [(start, 1, n + k, k) for k in range(n)]
-        seq = 2 * n
+        prio0, seq0 = 1, n
     else:
         start = now
-        heap = [(now, 0, k, k) for k in range(n)]
-        seq = n
-    # per block: next stage, its start, the block's end so far, its sums (as run_single_tile keeps them)
+        prio0, seq0 = 0, 0
+    seq = seq0 + n
+    heap = []
+    done = []   # per ended block: (its end step's heap key..., the block)
+    # per block: next stage, its start, the block's end so far, its stages' durations
     nxt = [0] * n
     tt = [start] * n
     ends = [start] * n
-    sums = [None] * n
-    wait = [0] * n   # 1: the block yielded to its stage nxt[k]'s start; 2: to its end
+    durs = [None] * n
     tracks = [None] * n
+    hbm_total = l2_total = gm_total = 0
     t = now
-    while heap:
-        t, _, _, k = heappop(heap)
-        st = plans[k]
-        s = nxt[k]
-        w = wait[k]
-        if w == 2:
-            _book(stats, cps[k].pipes, sums[k], ends[k] - start, unit)
-            release(cores[k])
-            continue
-        if s == 0 and sums[k] is None:
-            S = len(st)
-            sums[k] = [[0.0] * S, [0.0] * S, 0.0, 0, 0, 0]
+    first = 0   # blocks started so far (their start entries come before every other entry)
+    while True:
+        if first < n:
+            k = first
+            first += 1
+            t = start
+            key = (start, prio0, seq0 + k)
+            d = durs[k] = []
+            resumed = False
             if sink is not None:
-                tracks[k] = dev.pipe_tracks(cores[k], cps[k].pipes)
-        sm = sums[k]
-        busy_pipe, fixed_pipe = sm[0], sm[1]
-        ts = tt[k]
-        block_end = ends[k]
+                tracks[k] = dev.pipe_tracks(cores[k], plan.cps[k].pipes)
+            s = 0
+            ts = start
+            block_end = start
+        elif heap:
+            t, p, q, k = heappop(heap)
+            key = (t, p, q)
+            d = durs[k]
+            resumed = True   # at stage s's start (the clock may differ from its start by rounding)
+            s = nxt[k]
+            ts = tt[k]
+            block_end = ends[k]
+        else:
+            break
+        st = plans[k]
         S = len(st)
         while s < S:
             eng, fixed, scalar, bus, _keyed, nbytes, gm, write = st[s]
             if gm:
-                if w:   # resumed at this stage's start (the clock may differ from ts by rounding)
-                    w = 0
+                if resumed:
+                    resumed = False
                 elif ts > t:
                     break
                 fin = ts + eng
@@ -170,45 +217,97 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, cps
                         r = lreserve(ts, moved)
                         if r > fin:
                             fin = r
-                        sm[4] += moved
+                        l2_total += moved
                 if miss:
                     r = hreserve(ts, miss)
                     if r > fin:
                         fin = r
-                    sm[3] += miss
-                sm[5] += nbytes
+                    hbm_total += miss
+                gm_total += nbytes
                 dur = fin - ts + fixed
             else:
                 dur = eng + fixed
             e = ts + dur
-            if dur > 0:
-                sm[2] += scalar
-                if sink is not None:
-                    sink((tracks[k][s], label, ts, dur, 0, nbytes))
-                busy_pipe[s] += dur
-                fixed_pipe[s] += fixed
+            d.append(dur)
+            if sink is not None and dur > 0:
+                sink((tracks[k][s], label, ts, dur, 0, nbytes))
             if e > block_end:
                 block_end = e
             ts = e
             s += 1
         nxt[k] = s
-        tt[k] = ts
         ends[k] = block_end
         if s < S:   # the generator yields a timeout to the GM stage's start
-            wait[k] = 1
+            tt[k] = ts
             heappush(heap, (t + (ts - t), 1, seq, k))
             seq += 1
         elif block_end > t:   # and to the block's end
-            wait[k] = 2
-            heappush(heap, (t + (block_end - t), 1, seq, k))
+            done.append((t + (block_end - t), 1, seq, k))
             seq += 1
+        else:   # it ends in this step
+            done.append(key + (k,))
+    # the blocks' ends, in the order SimPy would process them: their sums into stats as
+    # book_block adds them, their cores back
+    done.sort()
+    if done and done[-1][0] > t:
+        t = done[-1][0]
+    free_lists = dev.scheduler.free   # as CoreScheduler.release puts them (on the fast path nobody waits)
+    if plan.same_pipes:   # the running sums book_block would keep in stats, written once
+        busy, fixed_all = stats.busy, stats.fixed
+        if busy or fixed_all:
+            acc_busy = [busy.get(p, 0.0) for p in pipes]
+            acc_fixed = [fixed_all.get(p, 0.0) for p in pipes]
         else:
-            _book(stats, cps[k].pipes, sm, block_end - start, unit)
-            release(cores[k])
+            acc_busy = [0.0] * len(pipes)
+            acc_fixed = acc_busy[:]
+        acc_scalar = None   # [busy, fixed] of Pipe.SCALAR once a block had scalar ns
+        acc_core = stats.core_ns.get(unit, 0.0)
+        for _, _, _, k in done:
+            st = plans[k]
+            scalar_busy = 0.0
+            for j, x in enumerate(durs[k]):
+                if x > 0:
+                    c = st[j]
+                    acc_busy[j] += x
+                    acc_fixed[j] += c[1]
+                    scalar_busy += c[2]
+            if scalar_busy:
+                if acc_scalar is None:
+                    acc_scalar = [busy.get(Pipe.SCALAR, 0.0), fixed_all.get(Pipe.SCALAR, 0.0)]
+                acc_scalar[0] += scalar_busy
+                acc_scalar[1] += scalar_busy
+            acc_core += ends[k] - start
+            c = cores[k]
+            c.free = True
+            free_lists[c.core_type].append(c)
+        if n:
+            for p, b, fx in zip(pipes, acc_busy, acc_fixed):
+                busy[p] = b
+                fixed_all[p] = fx
+            if acc_scalar is not None:
+                busy[Pipe.SCALAR], fixed_all[Pipe.SCALAR] = acc_scalar
+            stats.core_ns[unit] = acc_core
+            blocks = stats.blocks
+            blocks[unit] = blocks.get(unit, 0) + n
+    else:
+        cps = plan.cps
+        for _, _, _, k in done:
+            st = plans[k]
+            d = durs[k]
+            scalar_busy = 0.0
+            for x, c in zip(d, st):
+                if x > 0:
+                    scalar_busy += c[2]
+            book_block(stats, cps[k].pipes, [x if x > 0 else 0.0 for x in d],
+                       [c[1] if x > 0 else 0.0 for x, c in zip(d, st)], scalar_busy, 0, 0, 0, 0, ends[k] - start, 0,
+                       unit)
+            c = cores[k]
+            c.free = True
+            free_lists[c.core_type].append(c)
+    stats.hbm_bytes += hbm_total
+    stats.l2_hit_bytes += l2_total
+    stats.gm_bytes += gm_total
     return t
 
 
-def _book(stats, pipes, sm, span_ns: float, unit: str) -> None:
-    book_block(stats, pipes, sm[0], sm[1], sm[2], sm[3], sm[4], 0, sm[5], span_ns, 0, unit)
-
-__all__ = ["InlineClock", "ONE_TILE_LOOP", "run_blocks_inline", "run_kernel_inline"]
+__all__ = ["InlineClock", "KernelPlan", "ONE_TILE_LOOP", "run_blocks_inline", "run_kernel_inline"]

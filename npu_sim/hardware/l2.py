@@ -208,7 +208,7 @@ class GmL2:
             self.clock += 1
             cur[1] = self.clock               # the heap entry of the old stamp is now stale
             heappush(self.heap, (self.clock, lo))
-            self._evict()                     # a no-op (the bytes resident did not change), kept for symmetry
+            # no eviction: the bytes resident did not change
             if len(self.heap) > 4 * len(spans) + 64:
                 self.heap = [(v[1], k) for k, v in spans.items()]
                 heapify(self.heap)
@@ -280,22 +280,32 @@ class GmL2:
         ``workspace`` an ``(addr, nbytes)`` pair or None: returns ``(hit_bytes,
         read_bytes)``, the input bytes resident at its start and all its input bytes,
         then updates the state as the class docstring says."""
+        return self.kernel_footprint(reads, writes, workspace)[:2]
+
+    def kernel_footprint(self, reads, writes, workspace=None) -> tuple[int, int, int]:
+        """:meth:`kernel`, also returning the kernel's footprint (bytes: inputs +
+        outputs + workspace) as a third item."""
         hit = total = 0
+        resident, touch = self.resident, self.touch
         for a, n in reads:
             total += n
-            hit += self.resident(a, n)
-        foot = total + sum(n for _, n in writes) + (workspace[1] if workspace else 0)
+            hit += resident(a, n)
+        foot = total
+        for _, n in writes:
+            foot += n
+        if workspace:
+            foot += workspace[1]
         if foot > self.capacity_bytes:   # each byte past capacity evicts a resident one before its use
             hit = max(0, hit - (foot - self.capacity_bytes))
         for a, n in reads:
-            self.touch(a, n)
+            touch(a, n)
         if workspace:
-            self.touch(*workspace)
+            touch(*workspace)
         for a, n in writes:
-            self.touch(a, n)
+            touch(a, n)
         self.hit_bytes += hit
         self.read_bytes += total
-        return hit, total
+        return hit, total, foot
 
     def clear(self) -> None:
         """Forget every resident range (counters are kept)."""

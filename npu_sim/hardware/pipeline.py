@@ -49,9 +49,13 @@ class CompiledProgram:
 
     ``groups[s]`` lists, per TileSpec, ``(count, engine_ns, fixed_ns, scalar_ns,
     bus_bytes, keyed, nbytes, gm, write)`` of stage ``s`` (see ``StageCost``).
+    For a one-tile program (``single``), ``stages`` holds its stages' entries without
+    the count, ``(engine_ns, fixed_ns, scalar_ns, bus_bytes, keyed, nbytes, gm,
+    write)`` per stage (hardware/inline.py's one-tile loop reads them), else ``()``;
+    ``distinct_pipes`` says no pipe occurs twice in ``pipes``.
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n", "gleft", "single")
+    __slots__ = ("prog", "pipes", "groups", "n", "gleft", "single", "stages", "distinct_pipes")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
@@ -62,6 +66,8 @@ class CompiledProgram:
         self.gleft = [g[0][0] for g in groups] if n else []
         #: one tile and no keyed GM range: run_block takes hardware/single_tile.py's lean loop
         self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
+        self.stages = tuple(g[0][1:] for g in groups) if self.single else ()
+        self.distinct_pipes = len(set(pipes)) == len(pipes)
 
 
 def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
