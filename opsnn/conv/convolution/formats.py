@@ -38,8 +38,9 @@ from ...base.tiling_base import align_up
 from ...common.contiguous import WS_ALIGN_BYTES, TensorRef
 from ...matmul.common.cube_program import apply_epilogue
 from ...transform.trans_data import (FRACTAL_Z, NC1HWC0, NC1HWC0_TO_NCHW, NCHW_TO_FRACTAL_Z, NCHW_TO_NC1HWC0,
-                                     c0_for_itemsize, fractal_z_to_oihw, is_packed, nc1hwc0_to_nchw,
-                                     packed_meta, packed_view, prepare_trans_data)
+                                     c0_for_itemsize, is_packed, nc1hwc0_to_nchw, packed_meta, packed_view,
+                                     prepare_trans_data)
+from ...transform.trans_data.constants import unpack_weight
 from .kernel import conv2d_nchw
 
 
@@ -136,13 +137,15 @@ def _weight_oihw(mem, addr: int, wm, oihw) -> np.ndarray:
     accessor offers ``derived`` (``npu_sim.device_memory.DeviceMemory.derived``) the
     unpacked form is kept on the device buffer while its bytes are immutable (a graph
     constant shared with the host), so repeated runs unpack it once; any write to the
-    buffer drops it. Otherwise (or once the buffer was written) it is unpacked per call."""
+    buffer drops it. Otherwise (or once the buffer was written) it is unpacked per call.
+    A weight packed at build time (``trans_data.constants.pack_constant_weight``) whose
+    bytes the device shares is not unpacked at all: its kept OIHW source is the value."""
     shape = tuple(int(d) for d in wm.storage_shape)
     derived = getattr(mem, "derived", None)
     if derived is None:
-        return fractal_z_to_oihw(packed_view(mem, addr, shape, wm.np_dtype, writable=False), oihw)
+        return unpack_weight(packed_view(mem, addr, shape, wm.np_dtype, writable=False), oihw)
     return derived(addr, shape, wm.np_dtype, ("oihw", tuple(int(d) for d in oihw)),
-                   lambda v: fractal_z_to_oihw(v, oihw))
+                   lambda v: unpack_weight(v, oihw))
 
 
 def _pack_into(pv: np.ndarray, r: np.ndarray, c0: int) -> None:
