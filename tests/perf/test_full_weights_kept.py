@@ -24,7 +24,8 @@ from opsnn.transform.trans_data.golden import golden_fractal_z
 
 
 @pytest.mark.parametrize("shape,dtype,c0", [((16, 8, 3, 3), np.float32, 8), ((70, 3, 7, 7), np.float32, 8),
-                                            ((17, 33, 1, 1), np.float16, 16), ((130, 24, 2, 5), np.float16, 16)])
+                                            ((17, 33, 1, 1), np.float16, 16), ((130, 24, 2, 5), np.float16, 16),
+                                            ((200, 16, 1, 1), np.float32, 8), ((40, 64, 1, 1), np.float16, 16)])
 def test_packed_bytes_and_kept_source(shape, dtype, c0):
     wt = np.random.default_rng(sum(shape)).standard_normal(shape).astype(dtype)
     keep = wt.copy()
@@ -36,6 +37,13 @@ def test_packed_bytes_and_kept_source(shape, dtype, c0):
     copy = wz.copy()                                   # the same bytes elsewhere: unpacked
     other = constants.unpack_weight(copy, shape)
     assert other is not wt and other.tobytes() == keep.tobytes()
+
+
+def test_strided_1x1_weight_packs_as_the_golden_layout():
+    base = np.random.default_rng(4).standard_normal((1, 16, 70, 2)).astype(np.float32)
+    wt = base.transpose(2, 1, 3, 0)[:, :, :1]          # [70, 16, 1, 1], not C-contiguous
+    wz = constants.pack_constant_weight(wt, 8)
+    assert wz.tobytes() == golden_fractal_z(wt, 8).astype(np.float32).tobytes()
 
 
 def test_source_that_can_change_is_not_kept():

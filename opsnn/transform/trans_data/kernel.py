@@ -89,7 +89,8 @@ def oihw_to_fractal_z(wt: np.ndarray, c0: int) -> np.ndarray:
     a new C-contiguous array of ``wt``'s dtype owning its memory. One copy with
     contiguous writes: the [C1, kh, kw, N1*16, C0] view of the output is written in
     order from a transposed view of ``wt``, ``PACK_BLOCK_CO`` output channels at a
-    time, and only the pad is zeroed
+    time, and only the pad is zeroed. A C-contiguous 1x1 weight of whole C0 slices
+    moves each slice (32 bytes, contiguous on both sides) as one item
     (``tests/opsnn/transform/test_trans_data_one_copy.py`` checks it bit for bit
     against the pad-then-transpose form)."""
     co, ci, kh, kw = wt.shape
@@ -97,11 +98,16 @@ def oihw_to_fractal_z(wt: np.ndarray, c0: int) -> np.ndarray:
     out = np.empty((c1 * kh * kw, n1, FRACTAL_N0, c0), wt.dtype)
     view = out.reshape(c1, kh, kw, n1 * FRACTAL_N0, c0)
     full, rem = divmod(ci, c0)
-    if full:
-        src = wt[:, :full * c0].reshape(co, full, c0, kh, kw).transpose(1, 3, 4, 0, 2)   # c1, kh, kw, n, c0
+    if full:   # src / dst: [C1, (kh, kw,) Cout, C0 or one C0-slice item], written by blocks of Cout
+        if kh * kw == 1 and not rem and wt.flags.c_contiguous:
+            item = np.dtype((np.void, c0 * wt.itemsize))   # one C0 slice, contiguous in wt and in out
+            src = wt.reshape(co, full, c0).view(item).transpose(1, 0, 2)
+            dst = out.reshape(c1, n1 * FRACTAL_N0, c0).view(item)
+        else:
+            src, dst = wt[:, :full * c0].reshape(co, full, c0, kh, kw).transpose(1, 3, 4, 0, 2), view
         for b in range(0, co, PACK_BLOCK_CO):
             e = min(b + PACK_BLOCK_CO, co)
-            view[:full, :, :, b:e] = src[:, :, :, b:e]
+            dst[:full, ..., b:e, :] = src[:, ..., b:e, :]
     if rem:
         view[full, :, :, :co, :rem] = wt[:, full * c0:].transpose(2, 3, 0, 1)
         view[full, :, :, :co, rem:] = 0
