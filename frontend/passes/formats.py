@@ -14,7 +14,9 @@ What runs on NC1HWC0 (the pass tracks which tensors are 5-D, in node order):
 
 * ``Conv`` / ``FusedConv`` (left by ``fold_batchnorm`` / ``fuse_cube_epilogue``): 2-D
   (input shape known, 4-D), ``group`` 1, a constant float weight. Its weight is
-  replaced by the FRACTAL_Z constant (``attrs["weight_shape"]`` keeps the logical
+  replaced by the FRACTAL_Z constant (read-only, packed by
+  ``opsnn.transform.trans_data.constants.pack_constant_weight``, which freezes the
+  OIHW constant and keeps it for the Cube body; ``attrs["weight_shape"]`` keeps the logical
   shape; a metadata-only weight of a timing-only load, :mod:`frontend.meta_const`,
   becomes a placeholder of the FRACTAL_Z shape, nothing copied); its input and output are 5-D (``attrs["formats"] = "NC1HWC0"``).
   A residual ``FusedConv`` (``attrs["residual"]``, from ``fuse_cube_epilogue``) reads
@@ -44,7 +46,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.transform.trans_data import c0_for_itemsize, nc1hwc0_shape, oihw_to_fractal_z
+from opsnn.transform.trans_data import c0_for_itemsize, nc1hwc0_shape
+from opsnn.transform.trans_data.constants import pack_constant_weight
 from opsnn.transform.trans_data.infershape import fractal_z_shape
 
 from ..graph import Graph, Node
@@ -157,7 +160,8 @@ def keep_nc1hwc0(g: Graph) -> int:
                 n.inputs[slot] = entry[v]
             w = np.asarray(g.constants[n.inputs[1]])
             wz = f"{n.inputs[1]}__fractal_z"
-            g.constants[wz] = like(fractal_z_shape(w.shape, c0), w) if is_placeholder(w) else oihw_to_fractal_z(w, c0)
+            g.constants[wz] = (like(fractal_z_shape(w.shape, c0), w) if is_placeholder(w)
+                               else pack_constant_weight(w, c0))
             n.attrs = dict(n.attrs, formats=PACKED, c0=c0, in_shape=list(g.shapes[x]), weight_shape=list(w.shape))
             n.inputs[1] = wz
         elif id(n) in agn:

@@ -22,8 +22,10 @@ from acl_runtime import acl
 from acl_runtime.runtime import runtime
 from frontend import program
 from frontend.onnx_import import load_onnx
+from frontend.passes import formats as formats_pass
 from frontend.runner import ModelRunner
 from opsnn.matmul.matmul.kernel import _as_f32, _b_operand
+from opsnn.transform.trans_data import oihw_to_fractal_z
 
 
 def _model(rng, w1_scale=1.0):
@@ -68,6 +70,7 @@ def test_constants_shared_not_copied_and_outputs_identical(device, monkeypatch):
     x = {"x": rng.standard_normal((2, 8, 6, 6)).astype(np.float32)}
     with monkeypatch.context() as mp:    # the copying uploads of before: nothing frozen
         mp.setattr(program, "freeze", lambda a: None)
+        mp.setattr(formats_pass, "pack_constant_weight", oihw_to_fractal_z)   # a writable FRACTAL_Z weight
         ref = _runner(load_onnx(_model(np.random.default_rng(1))))
     want = ref.run(x).outputs["y"]
     # the FRACTAL_Z weight is made by a pass (a writable array): it was copied before

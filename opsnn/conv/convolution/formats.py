@@ -38,8 +38,9 @@ from ...base.tiling_base import align_up
 from ...common.contiguous import WS_ALIGN_BYTES, TensorRef
 from ...matmul.common.cube_program import apply_epilogue
 from ...transform.trans_data import (FRACTAL_Z, NC1HWC0, NC1HWC0_TO_NCHW, NCHW_TO_FRACTAL_Z, NCHW_TO_NC1HWC0,
-                                     c0_for_itemsize, fractal_z_to_oihw, is_packed, nc1hwc0_to_nchw,
-                                     packed_meta, packed_view, prepare_trans_data)
+                                     c0_for_itemsize, is_packed, nc1hwc0_to_nchw, packed_meta, packed_view,
+                                     prepare_trans_data)
+from ...transform.trans_data.constants import unpack_weight
 from .kernel import conv2d_nchw
 
 
@@ -119,7 +120,7 @@ def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=Non
             b = tensor_view(mem, addrs[2], bias_t, writable=False) if bias_t is not None else None
             r = conv2d_nchw(x, w, stride, pads, dilation, 1, b, compute)   # a fresh float32 array
             if res_t is not None:   # in place: the same float32 adds, no temporary
-                np.add(r, _residual_nchw(mem, addrs[-2], res_t, fp.c0), out=r)
+                _add_residual(r, mem, addrs[-2], res_t, fp.c0)
             if act is not None:
                 if act[0] == "relu":   # EPILOGUES["relu"] in place (the same np.maximum)
                     np.maximum(r, np.float32(0), out=r)
@@ -136,13 +137,15 @@ def _weight_oihw(mem, addr: int, wm, oihw) -> np.ndarray:
     accessor offers ``derived`` (``npu_sim.device_memory.DeviceMemory.derived``) the
     unpacked form is kept on the device buffer while its bytes are immutable (a graph
     constant shared with the host), so repeated runs unpack it once; any write to the
-    buffer drops it. Otherwise (or once the buffer was written) it is unpacked per call."""
+    buffer drops it. Otherwise (or once the buffer was written) it is unpacked per call.
+    A weight packed at build time (``trans_data.constants.pack_constant_weight``) whose
+    bytes the device shares is not unpacked at all: its kept OIHW source is the value."""
     shape = tuple(int(d) for d in wm.storage_shape)
     derived = getattr(mem, "derived", None)
     if derived is None:
-        return fractal_z_to_oihw(packed_view(mem, addr, shape, wm.np_dtype, writable=False), oihw)
+        return unpack_weight(packed_view(mem, addr, shape, wm.np_dtype, writable=False), oihw)
     return derived(addr, shape, wm.np_dtype, ("oihw", tuple(int(d) for d in oihw)),
-                   lambda v: fractal_z_to_oihw(v, oihw))
+                   lambda v: unpack_weight(v, oihw))
 
 
 def _pack_into(pv: np.ndarray, r: np.ndarray, c0: int) -> None:
@@ -159,6 +162,28 @@ def _pack_into(pv: np.ndarray, r: np.ndarray, c0: int) -> None:
         t[:, full, :tail] = r[:, full * c0:]
         t[:, full, tail:] = 0
         t[:, full + 1:] = 0
+
+
+def _add_residual(r: np.ndarray, mem, addr: int, res_t, c0: int) -> None:
+    """``r += residual`` in place (float32 adds) for the residual operand ``res_t`` at
+    ``addr``, ``r`` the float32 NCHW result [N, C, H, W]. A float32 / float16 NC1HWC0
+    residual is added straight from its packed view into [N, C1, C0, H, W] views of a
+    C-contiguous ``r`` (float16 widened exactly in the add): the same adds as with the
+    unpacked float32 copy of :func:`_residual_nchw`, which every other case takes."""
+    dtype = np.dtype(res_t.np_dtype)
+    if not (is_packed(res_t, NC1HWC0) and r.flags.c_contiguous and dtype in (np.float32, np.float16)):
+        np.add(r, _residual_nchw(mem, addr, res_t, c0), out=r)
+        return
+    meta = packed_meta(res_t, NC1HWC0, c0)
+    x5 = packed_view(mem, addr, meta.storage_shape, meta.np_dtype, writable=False)   # [N, C1, H, W, C0]
+    n, c, h, w = r.shape
+    full, rem = divmod(c, c0)
+    if full:
+        r5 = r[:, :full * c0].reshape(n, full, c0, h, w)   # splits the channel axis: a view of r
+        np.add(r5, x5[:, :full].transpose(0, 1, 4, 2, 3), out=r5)
+    if rem:
+        tail = r[:, full * c0:]
+        np.add(tail, x5[:, full, :, :, :rem].transpose(0, 3, 1, 2), out=tail)
 
 
 def _residual_nchw(mem, addr: int, res_t, c0: int) -> np.ndarray:

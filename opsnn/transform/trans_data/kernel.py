@@ -79,16 +79,39 @@ def nc1hwc0_to_nchw_into(x5: np.ndarray, out: np.ndarray) -> bool:
     return True
 
 
+#: output channels per block of :func:`oihw_to_fractal_z`'s copy (the source rows one
+#: block reads stay in cache while the block's C1*kh*kw rows of fractals are written)
+PACK_BLOCK_CO = 64
+
+
 def oihw_to_fractal_z(wt: np.ndarray, c0: int) -> np.ndarray:
-    """Weight [Cout, Cin, kh, kw] -> FRACTAL_Z [C1*kh*kw, N1, 16, C0] (zero-padded).
-    One copy: ``wt`` is written through the [N1*16, C1, C0, kh, kw] view of the zeroed
-    output (``tests/opsnn/transform/test_trans_data_one_copy.py`` checks it bit for bit
+    """Weight [Cout, Cin, kh, kw] -> FRACTAL_Z [C1*kh*kw, N1, 16, C0] (zero-padded),
+    a new C-contiguous array of ``wt``'s dtype owning its memory. One copy with
+    contiguous writes: the [C1, kh, kw, N1*16, C0] view of the output is written in
+    order from a transposed view of ``wt``, ``PACK_BLOCK_CO`` output channels at a
+    time, and only the pad is zeroed. A C-contiguous 1x1 weight of whole C0 slices
+    moves each slice (32 bytes, contiguous on both sides) as one item
+    (``tests/opsnn/transform/test_trans_data_one_copy.py`` checks it bit for bit
     against the pad-then-transpose form)."""
     co, ci, kh, kw = wt.shape
     c1, n1 = c1_of(ci, c0), c1_of(co, FRACTAL_N0)
-    out = np.zeros((c1 * kh * kw, n1, FRACTAL_N0, c0), wt.dtype)
-    view = out.reshape(c1, kh, kw, n1 * FRACTAL_N0, c0).transpose(3, 0, 4, 1, 2)   # n, c1, c0, kh, kw
-    _split_channels(view, wt, c0)
+    out = np.empty((c1 * kh * kw, n1, FRACTAL_N0, c0), wt.dtype)
+    view = out.reshape(c1, kh, kw, n1 * FRACTAL_N0, c0)
+    full, rem = divmod(ci, c0)
+    if full:   # src / dst: [C1, (kh, kw,) Cout, C0 or one C0-slice item], written by blocks of Cout
+        if kh * kw == 1 and not rem and wt.flags.c_contiguous:
+            item = np.dtype((np.void, c0 * wt.itemsize))   # one C0 slice, contiguous in wt and in out
+            src = wt.reshape(co, full, c0).view(item).transpose(1, 0, 2)
+            dst = out.reshape(c1, n1 * FRACTAL_N0, c0).view(item)
+        else:
+            src, dst = wt[:, :full * c0].reshape(co, full, c0, kh, kw).transpose(1, 3, 4, 0, 2), view
+        for b in range(0, co, PACK_BLOCK_CO):
+            e = min(b + PACK_BLOCK_CO, co)
+            dst[:full, ..., b:e, :] = src[:, ..., b:e, :]
+    if rem:
+        view[full, :, :, :co, :rem] = wt[:, full * c0:].transpose(2, 3, 0, 1)
+        view[full, :, :, :co, rem:] = 0
+    view[:, :, :, co:] = 0
     return out
 
 
