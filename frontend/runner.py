@@ -17,6 +17,7 @@ import numpy as np
 
 import opsnn
 from acl_runtime import acl
+from npu_sim.host_gc import with_gc_paused
 from opsnn.base.dtypes import from_numpy_dtype
 
 from . import memory as _memory
@@ -63,6 +64,7 @@ class ModelRunner:
     "planned" (one arena; :mod:`frontend.memory`); ``poison`` fills each buffer after
     its last use (tests). Raises ValueError for an unknown mode, pass or policy."""
 
+    @with_gc_paused   # the graph passes (npu_sim/host_gc.py: the collector paused in object-heavy phases)
     def __init__(self, graph: Graph, mode: str = "eager", disable_passes=(), memory: str = "naive",
                  poison: bool = False):
         if memory not in _memory.POLICIES:
@@ -158,6 +160,7 @@ class ModelRunner:
         return v
 
     # ---- prepare / run -------------------------------------------------------------------
+    @with_gc_paused
     def prepare(self, progress: Callable[[int, int], None] | None = None) -> None:
         """Upload the constants the nodes read (in order of first use, so the upload spans
         do not depend on PYTHONHASHSEED) and run phase 1 for every node. Raises
@@ -215,6 +218,7 @@ class ModelRunner:
             self._report.policy = self.memory
         return self._report
 
+    @with_gc_paused
     def run(self, feeds: dict[str, np.ndarray], progress: Callable[[int, int], None] | None = None) -> RunResult:
         """Copy ``feeds`` in, run every prepared op, return outputs and timings.
         Raises ValueError for a missing or mis-shaped input, DeviceError on device failure."""

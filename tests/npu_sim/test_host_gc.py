@@ -1,0 +1,82 @@
+"""npu_sim/host_gc.py: the cyclic garbage collector is paused inside gc_paused and in
+ModelRunner's object-heavy phases, and always restored (also on an error); a caller's
+own gc.disable() and NPU_SIM_GC_PAUSE=0 are respected."""
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+from onnx import TensorProto, helper
+
+from npu_sim.host_gc import GC_PAUSE_ENV, gc_paused, with_gc_paused
+
+
+@pytest.fixture(autouse=True)
+def _gc_on():
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    gc.enable() if was else gc.disable()
+
+
+def test_paused_inside_restored_after():
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_restored_when_the_body_raises():
+    @with_gc_paused
+    def boom():
+        assert not gc.isenabled()
+        raise KeyError("x")
+    with pytest.raises(KeyError):
+        boom()
+    assert gc.isenabled()
+
+
+def test_a_callers_disabled_collector_stays_disabled():
+    gc.disable()
+    with gc_paused():
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert not gc.isenabled()
+
+
+def test_env_zero_keeps_the_collector_running(monkeypatch):
+    monkeypatch.setenv(GC_PAUSE_ENV, "0")
+    with gc_paused():
+        assert gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_model_runner_phases_run_paused_and_restore():
+    from acl_runtime import acl
+    from acl_runtime.runtime import runtime
+    from frontend.onnx_import import load_onnx
+    from frontend.runner import ModelRunner
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 8])
+    model = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    if runtime().initialized:
+        acl.finalize()
+    assert acl.init(chip="tiny") == 0 and acl.rt.set_device(0) == 0
+    try:
+        seen = []
+        r = ModelRunner(load_onnx(model))
+        assert gc.isenabled()
+        r.prepare(progress=lambda i, n: seen.append(gc.isenabled()))
+        assert gc.isenabled()
+        feed = np.linspace(-1, 1, 16, dtype=np.float32).reshape(2, 8)
+        out = r.run({"x": feed}, progress=lambda i, n: seen.append(gc.isenabled())).outputs["y"]
+        assert gc.isenabled()
+        assert seen and not any(seen)
+        np.testing.assert_array_equal(out, np.maximum(feed.astype(np.float64), 0).astype(np.float32))
+        with pytest.raises(ValueError):   # a missing input: the error leaves the collector on
+            r.run({})
+        assert gc.isenabled()
+    finally:
+        acl.finalize()
