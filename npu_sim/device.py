@@ -329,8 +329,10 @@ class Device:
                 raise KernelConfigError(f"{spec.name}: {e}") from None
         if len(self._checked) > 4096:
             self._checked.clear()
-        cps = None if ct is CoreType.MIX else tuple(seen[id(b)] for b in spec.blocks)
-        self._checked[id(spec)] = KernelPlan(spec, cps)
+        mix = ct is CoreType.MIX
+        cps = None if mix else tuple(seen[id(b)] for b in spec.blocks)
+        fused = mix and not any(isinstance(b, MixBlockProgram) for b in spec.blocks)
+        self._checked[id(spec)] = KernelPlan(spec, cps, fused)
 
     def kernel_plan(self, spec: KernelSpec) -> KernelPlan:
         """``spec``'s :class:`~npu_sim.hardware.inline.KernelPlan` on this device, made
@@ -381,7 +383,9 @@ class Device:
         dispatch = self.chip.block_dispatch_ns
         mix = kind is CoreType.MIX
         prio = stream.priority
-        if not mix and self.fast_path and self._uncontended(kind, len(spec.blocks)):
+        if plan is None:
+            plan = self.kernel_plan(spec)
+        if (not mix or plan.fused_mix) and self.fast_path and self._uncontended(kind, len(spec.blocks)):
             # this step is the kernel's own timeout (one callback) and the queue is empty: nothing
             # can act before its blocks end, so the clock moves straight to that end (the exact float
             # the end event would carry) and the kernel finishes in this step
@@ -421,10 +425,12 @@ class Device:
         act before these blocks end: every other process waits on an event only they
         or the host can trigger, and the host submits only while the device is
         stopped, which needs a processed event), no block waits for a core, and every
-        block gets a core at once."""
+        block gets a core (a MIX kernel's: a group, ``CoreScheduler.free_groups``) at once."""
         sched = self.scheduler
         if self.env._queue or sched.waiters:
             return False
+        if kind is CoreType.MIX:
+            return sched.free_groups() >= nblocks
         free = sched.free
         n = 0
         for u in sched.sources[kind]:

@@ -82,13 +82,18 @@ class KernelPlan:
     ``one_tile`` True when every block is a one-tile program (``CompiledProgram.single``);
     then ``stages`` holds each block's ``CompiledProgram.stages``; ``pipes`` the first
     block's pipes and ``same_pipes`` says every block has those pipes, none twice
-    (:func:`_one_tile_blocks` then keeps the kernel's sums locally)."""
+    (:func:`_one_tile_blocks` then keeps the kernel's sums locally). ``fused_mix``: a
+    MIX kernel whose every block is one fused program (no ``MixBlockProgram``), whose
+    blocks then run like a plain kernel's, each on its group (``Device._mix_block``
+    adds nothing but the group's release), so the fast path takes it too."""
 
-    __slots__ = ("spec", "cps", "one_tile", "stages", "pipes", "same_pipes")
+    __slots__ = ("spec", "cps", "one_tile", "stages", "pipes", "same_pipes", "fused_mix")
 
-    def __init__(self, spec: "KernelSpec", cps: "tuple[_pipeline.CompiledProgram, ...] | None") -> None:
+    def __init__(self, spec: "KernelSpec", cps: "tuple[_pipeline.CompiledProgram, ...] | None",
+                 fused_mix: bool = False) -> None:
         self.spec = spec
         self.cps = cps
+        self.fused_mix = fused_mix
         self.one_tile = cps is not None and all(cp.single for cp in cps)
         self.stages = tuple(cp.stages for cp in cps) if self.one_tile else ()
         self.pipes = cps[0].pipes if cps else ()
