@@ -134,8 +134,8 @@ class StageCost(NamedTuple):
 def _pipe(stage: Stage):
     """``stage.pipe`` as a :class:`Pipe` member for the set tests (``in GM_PIPES``,
     ``AIV_PIPES``, ``_WRITE_PIPES``) done by identity instead: a valid pipe name given
-    as a plain str becomes its member, as a set lookup finds the str (a ``Pipe`` hash
-    is a Python call); anything else stays."""
+    as a plain str becomes its member, as a set lookup finds the str; anything else
+    stays."""
     p = stage.pipe
     if type(p) is not Pipe:
         try:
