@@ -159,7 +159,7 @@ class CoreScheduler:
                 c.free = False
             return out
         out = []
-        for u in self.sources[kind]:
+        for u in srcs:
             lst = self.free[u]
             m = min(n - len(out), len(lst))
             if m > 0:

@@ -69,14 +69,13 @@ def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) 
     return now
 
 
-
 #: False: every kernel on the fast path runs its blocks' generators (the tests compare both)
 ONE_TILE_LOOP = True
 
 
 def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, plan=None) -> float:
-    """A kernel's blocks on the fast path (``Device._run_kernel``): each gets a core
-    in block order, then they run as :func:`run_blocks_inline` runs their
+    """A kernel's blocks on the fast path (``Device._run_kernel``): each gets a core (a
+    fused MIX kernel's: a group) in block order, then they run as :func:`run_blocks_inline` runs their
     :func:`~npu_sim.hardware.pipeline.run_block` generators. Returns the time (ns)
     the last block ended. ``plan``: the spec's :class:`~npu_sim.hardware.kernel_plan.KernelPlan`
     (``dev.kernel_plan(spec)`` when None).
