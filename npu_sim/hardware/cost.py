@@ -212,34 +212,20 @@ def stage_terms(chip: ChipConfig, st: Stage, aiv_split: int) -> tuple:
             p is Pipe.MTE3 or p is Pipe.FIXPIPE)   # in AIV_PIPES, in _WRITE_PIPES
 
 
-#: per (chip object, aiv_split): Stage value -> its terms, and id(stage) -> (stage, its terms).
-#: stage_cost is a pure function of the chip and the stage's fields, and tilings build many
-#: equal stages (one per block, per layer), often the very same Stage object many times
-_MEMOS: dict[tuple[int, int], tuple[Any, dict, dict]] = {}
+#: per (chip object, aiv_split): Stage value -> its terms. stage_cost is a pure function of the
+#: chip and the stage's fields, and tilings build many equal stages (one per block, per layer)
+_MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
 
 
-def _memos(chip: ChipConfig, aiv_split: int) -> tuple[Any, dict, dict]:
+def stage_memo(chip: ChipConfig, aiv_split: int) -> dict:
+    """The memo of :func:`stage_terms` for ``chip`` (a frozen ChipConfig, kept by identity)."""
     key = (id(chip), aiv_split)
     hit = _MEMOS.get(key)
     if hit is None or hit[0] is not chip:
         if len(_MEMOS) > 64:
             _MEMOS.clear()
-        hit = _MEMOS[key] = (chip, {}, {})
-    return hit
-
-
-def stage_memo(chip: ChipConfig, aiv_split: int) -> dict:
-    """The memo of :func:`stage_terms` for ``chip`` (a frozen ChipConfig, kept by
-    identity), keyed by Stage value."""
-    return _memos(chip, aiv_split)[1]
-
-
-def stage_id_memo(chip: ChipConfig, aiv_split: int) -> dict:
-    """The front of :func:`stage_memo` keyed by identity: ``id(stage) -> (stage, terms)``
-    for the (hashable, so unchanging) Stage objects already looked up, which finds a
-    repeated Stage object without hashing its value (a dataclass hash over every
-    field, GM ranges and Pipe members included)."""
-    return _memos(chip, aiv_split)[2]
+        hit = _MEMOS[key] = (chip, {})
+    return hit[1]
 
 
 def engine_ns(chip: ChipConfig, stage: Stage) -> float:

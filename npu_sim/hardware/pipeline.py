@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
 from .bandwidth import l2_write_cost_factor
-from .cost import AIV_PIPES, stage_id_memo as _stage_id_memo, stage_memo as _stage_memo, stage_terms as _stage_terms
+from .cost import AIV_PIPES, stage_memo as _stage_memo, stage_terms as _stage_terms
 from .block_book import book_block
 from .single_tile import run_single_tile
 
@@ -82,7 +82,6 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
     S = len(pipes)
     groups: list[list[tuple]] = [[] for _ in range(S)]
     memo = _stage_memo(chip, aiv_split)
-    ids = _stage_id_memo(chip, aiv_split)
     for g in prog.tiles:
         if tuple(map(_pipe_of, g.stages)) != pipes:
             raise ValueError(f"tile groups of one block must share one pipe sequence: {pipes} vs "
@@ -91,22 +90,15 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
             continue
         count = g.count
         for s, st in enumerate(g.stages):
-            hit = ids.get(id(st))
-            if hit is not None and hit[0] is st:   # this very Stage object, seen before
-                terms = hit[1]
+            try:
+                terms = memo.get(st)
+            except TypeError:   # an unhashable L2 key: no memo
+                terms = _stage_terms(chip, st, aiv_split)
             else:
-                try:
-                    terms = memo.get(st)
-                except TypeError:   # an unhashable L2 key: no memo (nor by identity)
-                    terms = _stage_terms(chip, st, aiv_split)
-                else:
-                    if terms is None:
-                        if len(memo) > 65536:
-                            memo.clear()
-                        terms = memo[st] = _stage_terms(chip, st, aiv_split)
-                    if len(ids) > 65536:
-                        ids.clear()
-                    ids[id(st)] = (st, terms)
+                if terms is None:
+                    if len(memo) > 65536:
+                        memo.clear()
+                    terms = memo[st] = _stage_terms(chip, st, aiv_split)
             groups[s].append((count,) + terms)
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)

@@ -1,6 +1,5 @@
-"""``compile_program``'s stage lookups (the value memo and its identity front,
-hardware/cost.py ``stage_memo`` / ``stage_id_memo``) give what ``stage_terms`` computes
-for each stage, the reference: programs sharing Stage objects, equal Stage objects
+"""``compile_program``'s stage lookups (the value memo, hardware/cost.py
+``stage_memo``) give what ``stage_terms`` computes for each stage, the reference: programs sharing Stage objects, equal Stage objects
 that are distinct, stages whose L2 key is unhashable (no memo: several in one
 program), compiled twice on two chips and with an AIV split."""
 from __future__ import annotations
