@@ -31,7 +31,8 @@ from .hardware.l2 import GmL2, L2Cache
 from .metrics import kernel_metrics
 from .records import KernelRecords
 from . import stream_runner
-from .hardware.inline import KernelPlan, run_kernel_inline
+from .hardware.inline import run_kernel_inline
+from .hardware.kernel_plan import KernelPlan
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
 from .program import CoreType, KernelLaunch, KernelSpec, MixBlockProgram, Pipe
 from .trace import TraceRecorder
@@ -309,31 +310,33 @@ class Device:
             if used > cap[buf]:
                 raise KernelConfigError(
                     f"{spec.name}: tiling needs {used} B of {buf.value} but {self.chip.name} has {cap[buf]} B")
-        if ct is not CoreType.MIX and any(isinstance(b, MixBlockProgram) for b in spec.blocks):
+        mix = ct is CoreType.MIX
+        distinct = {id(b): b for b in spec.blocks}   # each program once: a spec repeats a few per block
+        if not mix and any(isinstance(b, MixBlockProgram) for b in distinct.values()):
             raise KernelConfigError(f"{spec.name}: MixBlockProgram blocks need core_type MIX, not {ct.value}")
-        split = 2 if ct is CoreType.MIX else 1
+        split = 2 if mix else 1
         seen: dict[int, CompiledProgram | None] = {}
-        for b in spec.blocks:
-            if id(b) in seen:
-                continue
+        fused = mix
+        for key, b in distinct.items():
             if isinstance(b, MixBlockProgram) and len(b.aiv) > 2:
                 raise KernelConfigError(f"{spec.name}: a MIX block has 2 AIVs, got {len(b.aiv)} AIV programs")
             try:  # compiled once per program and device; the run reuses it
                 if isinstance(b, MixBlockProgram):
                     for p in (b.aic,) + b.aiv:
                         self.compiled(p)
-                    seen[id(b)] = None
+                    seen[key] = None
+                    fused = False
                 else:
-                    seen[id(b)] = self.compiled(b, split)
+                    seen[key] = self.compiled(b, split)
             except ValueError as e:
                 raise KernelConfigError(f"{spec.name}: {e}") from None
         if len(self._checked) > 4096:
             self._checked.clear()
-        cps = None if ct is CoreType.MIX else tuple(seen[id(b)] for b in spec.blocks)
-        self._checked[id(spec)] = KernelPlan(spec, cps)
+        cps = None if mix else tuple(map(seen.__getitem__, map(id, spec.blocks)))
+        self._checked[id(spec)] = KernelPlan(spec, cps, fused, None if mix else tuple(seen.values()))
 
     def kernel_plan(self, spec: KernelSpec) -> KernelPlan:
-        """``spec``'s :class:`~npu_sim.hardware.inline.KernelPlan` on this device, made
+        """``spec``'s :class:`~npu_sim.hardware.kernel_plan.KernelPlan` on this device, made
         by :meth:`check_kernel` (run here if it has not been for this spec object;
         raises :class:`KernelConfigError` as it does)."""
         plan = self._checked.get(id(spec))
@@ -381,7 +384,9 @@ class Device:
         dispatch = self.chip.block_dispatch_ns
         mix = kind is CoreType.MIX
         prio = stream.priority
-        if not mix and self.fast_path and self._uncontended(kind, len(spec.blocks)):
+        if plan is None:
+            plan = self.kernel_plan(spec)
+        if (not mix or plan.fused_mix) and self.fast_path and self._uncontended(kind, len(spec.blocks)):
             # this step is the kernel's own timeout (one callback) and the queue is empty: nothing
             # can act before its blocks end, so the clock moves straight to that end (the exact float
             # the end event would carry) and the kernel finishes in this step
@@ -421,10 +426,12 @@ class Device:
         act before these blocks end: every other process waits on an event only they
         or the host can trigger, and the host submits only while the device is
         stopped, which needs a processed event), no block waits for a core, and every
-        block gets a core at once."""
+        block gets a core (a MIX kernel's: a group, ``CoreScheduler.free_groups``) at once."""
         sched = self.scheduler
         if self.env._queue or sched.waiters:
             return False
+        if kind is CoreType.MIX:
+            return sched.free_groups() >= nblocks
         free = sched.free
         n = 0
         for u in sched.sources[kind]:

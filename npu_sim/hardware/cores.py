@@ -130,6 +130,17 @@ class CoreScheduler:
         waiting[kind] += 1
         return ev
 
+    def free_groups(self) -> int:
+        """How many MIX groups (a free AIC with both its AIVs free) :meth:`acquire` could
+        hand out now, one after the other (the groups share no core)."""
+        aivs = self.cores[CoreType.AIV]
+        n = 0
+        for c in self.free[CoreType.AIC]:
+            i = 2 * c.index
+            if i + 1 < len(aivs) and aivs[i].free and aivs[i + 1].free:
+                n += 1
+        return n
+
     def take_free(self, kind: CoreType, n: int) -> list:
         """What ``n`` calls of :meth:`acquire` (priority 0) return, in order: when nobody
         waits and ``kind`` is AIC or AIV, the free cores taken from the free lists in
@@ -148,7 +159,7 @@ class CoreScheduler:
                 c.free = False
             return out
         out = []
-        for u in self.sources[kind]:
+        for u in srcs:
             lst = self.free[u]
             m = min(n - len(out), len(lst))
             if m > 0:

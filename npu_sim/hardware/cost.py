@@ -131,17 +131,32 @@ class StageCost(NamedTuple):
     gm: bool
 
 
+def _pipe(stage: Stage):
+    """``stage.pipe`` as a :class:`Pipe` member for the set tests (``in GM_PIPES``,
+    ``AIV_PIPES``, ``_WRITE_PIPES``) done by identity instead: a valid pipe name given
+    as a plain str becomes its member, as a set lookup finds the str; anything else
+    stays."""
+    p = stage.pipe
+    if type(p) is not Pipe:
+        try:
+            p = Pipe(p)
+        except ValueError:
+            pass
+    return p
+
+
 def stage_cost(chip: ChipConfig, stage: Stage) -> StageCost:
     """The time terms of ``stage`` on ``chip`` (no contention; see the module table)."""
-    p = stage.pipe
+    p = _pipe(stage)
     cyc = chip.ns_per_cycle
     tiles = max(1, stage.tiles)
     scalar = tiles * chip.scalar_ns_per_tile
-    if p in GM_PIPES:
+    if p is Pipe.MTE2 or p is Pipe.MTE3 or p is Pipe.FIXPIPE:   # in GM_PIPES
         if stage.nbytes <= 0:
             return StageCost(0.0, 0.0, 0.0, 0, (), 0, True)
         covered = 0
         bus = 0
+        keyed_bus = 0
         keyed = []
         for r in stage.gm_ranges:
             b = gm_bus_bytes(chip, r.nbytes, r.run_bytes)
@@ -150,13 +165,16 @@ def stage_cost(chip: ChipConfig, stage: Stage) -> StageCost:
                 bus += b
             else:
                 keyed.append((r.key, b))
+                keyed_bus += b
         if stage.nbytes > covered:
             bus += gm_bus_bytes(chip, stage.nbytes - covered)
-        total = bus + sum(b for _, b in keyed)
-        rate = {Pipe.MTE2: chip.mte2_bytes_per_cycle, Pipe.MTE3: chip.mte3_bytes_per_cycle,
-                Pipe.FIXPIPE: chip.fixpipe_bytes_per_cycle}[p]
-        fixed = stage_issues(chip, stage) * chip.dma_latency_ns + scalar
+        total = bus + keyed_bus
+        rate = (chip.mte2_bytes_per_cycle if p is Pipe.MTE2 else
+                chip.mte3_bytes_per_cycle if p is Pipe.MTE3 else chip.fixpipe_bytes_per_cycle)
+        issues = stage.issues or tiles * max(1, len(stage.gm_ranges))   # stage_issues of a GM stage
+        fixed = issues * chip.dma_latency_ns + scalar
         return StageCost(total / rate * cyc, fixed, scalar, bus, tuple(keyed), stage.nbytes, True)
+    p = stage.pipe   # the other pipes are told apart by identity, as they always were
     if p is Pipe.CUBE:
         if stage.macs <= 0:
             return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
@@ -168,7 +186,9 @@ def stage_cost(chip: ChipConfig, stage: Stage) -> StageCost:
         if reps <= 0:
             return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
         eng = math.ceil(reps * chip.vector_repeat_bytes / chip.vector_bytes_per_cycle) * cyc / chip.vector_efficiency
-        return StageCost(eng, stage_issues(chip, stage) * chip.vector_issue_ns + scalar, scalar, 0, (), 0, False)
+        per_tile = -(-reps // tiles)   # stage_issues of a VECTOR stage, its repeats counted once
+        issues = stage.issues or tiles * max(1, -(-per_tile // chip.vector_max_repeats))
+        return StageCost(eng, issues * chip.vector_issue_ns + scalar, scalar, 0, (), 0, False)
     if p is Pipe.MTE1:
         if stage.nbytes <= 0:
             return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
@@ -186,9 +206,10 @@ def stage_terms(chip: ChipConfig, st: Stage, aiv_split: int) -> tuple:
     ``(engine_ns, fixed_ns, scalar_ns, bus_bytes, keyed, nbytes, gm, write)``, the engine
     term of a VECTOR/MTE3 stage divided by ``aiv_split`` (a fused MIX program's AIVs)."""
     c = stage_cost(chip, st)
-    eng = c.engine_ns / aiv_split if aiv_split > 1 and st.pipe in AIV_PIPES else c.engine_ns
+    p = _pipe(st)
+    eng = c.engine_ns / aiv_split if aiv_split > 1 and (p is Pipe.VECTOR or p is Pipe.MTE3) else c.engine_ns
     return (eng, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes, c.gm and c.nbytes > 0,
-            st.pipe in _WRITE_PIPES)
+            p is Pipe.MTE3 or p is Pipe.FIXPIPE)   # in AIV_PIPES, in _WRITE_PIPES
 
 
 #: per (chip object, aiv_split): Stage value -> its terms. stage_cost is a pure function of the

@@ -11,14 +11,10 @@ process, its start event, its timeouts and its end event, plus the kernel's AllO
 from __future__ import annotations
 
 from heapq import heappop, heappush
-from typing import TYPE_CHECKING
 
 from ..program import Pipe
 from . import pipeline as _pipeline
 from .block_book import book_block
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..program import KernelSpec
 
 
 class InlineClock:
@@ -73,37 +69,15 @@ def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) 
     return now
 
 
-
-class KernelPlan:
-    """What every launch of one kernel spec needs of its blocks' programs, none of it
-    depending on the clock (built once per spec and device by ``Device.check_kernel``,
-    phase 1): ``cps`` the blocks' :class:`~npu_sim.hardware.pipeline.CompiledProgram`
-    in block order (plain AIC/AIV cores: ``aiv_split`` 1; None for a MIX kernel);
-    ``one_tile`` True when every block is a one-tile program (``CompiledProgram.single``);
-    then ``stages`` holds each block's ``CompiledProgram.stages``; ``pipes`` the first
-    block's pipes and ``same_pipes`` says every block has those pipes, none twice
-    (:func:`_one_tile_blocks` then keeps the kernel's sums locally)."""
-
-    __slots__ = ("spec", "cps", "one_tile", "stages", "pipes", "same_pipes")
-
-    def __init__(self, spec: "KernelSpec", cps: "tuple[_pipeline.CompiledProgram, ...] | None") -> None:
-        self.spec = spec
-        self.cps = cps
-        self.one_tile = cps is not None and all(cp.single for cp in cps)
-        self.stages = tuple(cp.stages for cp in cps) if self.one_tile else ()
-        self.pipes = cps[0].pipes if cps else ()
-        self.same_pipes = bool(cps) and cps[0].distinct_pipes and all(cp.pipes == self.pipes for cp in cps)
-
-
 #: False: every kernel on the fast path runs its blocks' generators (the tests compare both)
 ONE_TILE_LOOP = True
 
 
 def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, plan=None) -> float:
-    """A kernel's blocks on the fast path (``Device._run_kernel``): each gets a core
-    in block order, then they run as :func:`run_blocks_inline` runs their
+    """A kernel's blocks on the fast path (``Device._run_kernel``): each gets a core (a
+    fused MIX kernel's: a group) in block order, then they run as :func:`run_blocks_inline` runs their
     :func:`~npu_sim.hardware.pipeline.run_block` generators. Returns the time (ns)
-    the last block ended. ``plan``: the spec's :class:`KernelPlan`
+    the last block ended. ``plan``: the spec's :class:`~npu_sim.hardware.kernel_plan.KernelPlan`
     (``dev.kernel_plan(spec)`` when None).
 
     When every block is a one-tile program (``KernelPlan.one_tile``, the lean case
@@ -132,7 +106,7 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     blocks interleave as :func:`run_blocks_inline` would resume their generators: a heap
     keyed ``(time, priority, sequence)``, a block leaving the heap where its generator
     would yield (a GM stage that starts after the clock). ``plan`` is the spec's
-    :class:`KernelPlan`. Returns the time (ns) of the last step, as
+    :class:`~npu_sim.hardware.kernel_plan.KernelPlan`. Returns the time (ns) of the last step, as
     :func:`run_blocks_inline` does.
 
     Two steps need no heap. The blocks' starts come first, in block order (every other
@@ -310,4 +284,4 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     return t
 
 
-__all__ = ["InlineClock", "KernelPlan", "ONE_TILE_LOOP", "run_blocks_inline", "run_kernel_inline"]
+__all__ = ["InlineClock", "ONE_TILE_LOOP", "run_blocks_inline", "run_kernel_inline"]

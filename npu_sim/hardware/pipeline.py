@@ -28,6 +28,7 @@ Each distinct :class:`~npu_sim.program.BlockProgram` is compiled once per device
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
@@ -42,6 +43,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: False sends one-tile blocks through the general loop too (the tests compare both)
 SINGLE_TILE = True
+
+_pipe_of = attrgetter("pipe")
 
 
 class CompiledProgram:
@@ -80,9 +83,9 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
     groups: list[list[tuple]] = [[] for _ in range(S)]
     memo = _stage_memo(chip, aiv_split)
     for g in prog.tiles:
-        if tuple(st.pipe for st in g.stages) != pipes:
+        if tuple(map(_pipe_of, g.stages)) != pipes:
             raise ValueError(f"tile groups of one block must share one pipe sequence: {pipes} vs "
-                             f"{tuple(st.pipe for st in g.stages)}")
+                             f"{tuple(map(_pipe_of, g.stages))}")
         if g.count <= 0:
             continue
         count = g.count
@@ -90,13 +93,12 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
             try:
                 terms = memo.get(st)
             except TypeError:   # an unhashable L2 key: no memo
-                terms = memo = None
-            if terms is None:
                 terms = _stage_terms(chip, st, aiv_split)
-                if memo is not None:
+            else:
+                if terms is None:
                     if len(memo) > 65536:
                         memo.clear()
-                    memo[st] = terms
+                    terms = memo[st] = _stage_terms(chip, st, aiv_split)
             groups[s].append((count,) + terms)
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)
