@@ -103,9 +103,10 @@ def plan_formats(chip, op: str, input, weight, bias, output, groups: int,  # noq
 
 
 def packed_conv_body(fp: FormatPlan, bias_t, stride, pads, dilation, compute=None, act=None, res_t=None):
-    """Body factory of the Cube kernel on packed operands: unpack (exact), the NCHW
-    convolution of ``kernel.conv2d_nchw``, the residual ``res_t`` added (slot before
-    the output; unpacked first if its storage is NC1HWC0), the FixPipe ``act``, the
+    """Body factory of the Cube kernel on packed operands: unpack (exact; a weight
+    packed at build time is not unpacked, :func:`_weight_oihw`), the NCHW convolution
+    of ``kernel.conv2d_nchw``, the residual ``res_t`` added (slot before the output;
+    read through its packed view if its storage is NC1HWC0), the FixPipe ``act``, the
     cast to the output dtype, and the NC1HWC0 pack of the result (pad channels 0)."""
     xm, wm, om = fp.x.meta, fp.w.meta, fp.out.meta
     c, oihw = xm.view_shape[1], wm.view_shape
