@@ -19,7 +19,10 @@ def _nonneg_int(text: str) -> int:
 
 
 def _pos_float(text: str) -> float:
-    v = float(text)
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}") from None
     if not (v > 0 and np.isfinite(v)):
         raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text}")
     return v

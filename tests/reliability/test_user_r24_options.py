@@ -99,3 +99,15 @@ def test_sim_speed_interrupt_exits_130(capsys, monkeypatch):
     monkeypatch.setattr(sim_speed, "part1", interrupted)
     code, _, err = call_main(sim_speed.main, ["--models", "light_squeezenet"], capsys)
     assert code == 130 and "interrupted" in err and "Traceback" not in err
+
+
+def test_info_names_the_symbolic_dims_that_dim_takes(run_cli, tmp_path):
+    model = relu_model(tmp_path / "dyn.onnx", shape=("N", 3))
+    code, out, _ = run_cli("info", model)
+    assert code == 0 and "[N, 3]" in out and "--dim NAME=N" in out
+
+
+def test_tol_not_a_number_names_the_option(capsys):
+    from frontend.cli import main
+    code, _, err = call_main(main, ["run", "--tol", "abc"], capsys)
+    assert code == 2 and "--tol" in err and "positive finite number" in err and "_pos_float" not in err
