@@ -460,6 +460,23 @@ def _positive(text: str) -> int:
     return v
 
 
+def _check_models(models: list[str]) -> str | None:
+    """None when every ``--models`` entry names a model npu-sim can load (an .onnx file,
+    a light model or MiniLM, ``frontend.cli.common.resolve_model``), each ``@B,S`` being
+    two integers >= 1; else a one-line reason, so a typo fails before minutes of runs."""
+    from frontend.cli.common import CliError, resolve_model
+    for entry in models:
+        name, _, dims = entry.partition("@")
+        try:
+            resolve_model(name)
+        except CliError as e:
+            return f"--models: {e}"
+        if dims and not (len(dims.split(",")) == 2 and all(d.strip().isdigit() and int(d) >= 1
+                                                           for d in dims.split(","))):
+            return f"--models: {entry!r}: expected NAME@B,S with two integers >= 1, e.g. {MINILM[0]}"
+    return None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", help="comma-separated light model names; NAME@B,S sets a model's dynamic dims, and then "
@@ -475,13 +492,27 @@ def main(argv=None) -> int:
     ap.add_argument("--child", nargs=3, metavar=("MODEL", "MODE", "EXEC"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
+        if args.child[1] not in MODES or args.child[2] not in ("graph", "eager"):
+            ap.error(f"--child MODEL MODE EXEC: MODE is one of {', '.join(MODES)}, EXEC graph or eager")
         print(json.dumps(_child(*args.child)))
         return 0
+    try:
+        return _run(ap, args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The benchmark's parts as ``args`` selects them (``main`` without ``--child``)."""
     if not args.no_models:
         if args.models is not None and not args.models.strip(" ,;"):
             ap.error("--models: no model named")
         if args.models:
-            models = args.models.split(";") if "@" in args.models else args.models.split(",")
+            models = [m.strip() for m in args.models.split(";" if "@" in args.models else ",") if m.strip()]
+            bad = _check_models(models)
+            if bad:
+                ap.error(bad)
         elif args.quick:
             models = ["light_resnet50", *MINILM]
         else:

@@ -49,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as e:
         err_console.print(f"[red]error:[/] {escape(str(e))}", highlight=False)   # user text: no markup
         return e.code
+    except MemoryError as e:   # e.g. a huge --batch / --dim folded on the host before any size check
+        err_console.print(f"[red]error:[/] out of host memory: {escape(str(e) or 'allocation failed')}",
+                          highlight=False)
+        return 1
     except KeyboardInterrupt:
         err_console.print("[yellow]interrupted[/]")
         return 130

@@ -39,9 +39,18 @@ def cmd_info(args, console: Console) -> int:
     t = Table(title=f"{escape(path.name)}: inputs (feed these through --inputs)", title_justify="left")
     for c in ("name", "shape", "dtype"):
         t.add_column(c)
+    declared = {vi.name: vi.type.tensor_type.shape.dim for vi in graph.model.graph.input}
+    named = False
     for name, (shape, dtype) in graph.inputs.items():
-        t.add_row(escape(name), str(list(shape)), str(np.dtype(dtype)))
+        dims = [d.dim_param if d.dim_param and not d.dim_value else None for d in declared.get(name, [])]
+        if len(dims) != len(shape):
+            dims = [None] * len(shape)
+        named = named or any(dims)
+        t.add_row(escape(name), escape("[" + ", ".join(p or str(v) for p, v in zip(dims, shape)) + "]"),
+                  str(np.dtype(dtype)))
     console.print(t)
+    if named:
+        console.print("named dims are symbolic: fix them with `npu-sim run --dim NAME=N`", highlight=False)
     console.print("outputs: " + escape(", ".join(graph.outputs)))
     counts: dict[str, int] = {}
     for n in graph.nodes:

@@ -12,6 +12,7 @@ from acl_runtime.atomic_io import atomic_write_path, temp_path_for
 from ..model_zoo import light_model_path, light_models, minilm_model_path
 
 DEFAULT_MODEL = "light_resnet50.onnx"
+DEFAULT_TRACE = "npu_sim_trace.json"   # npu-sim run's trace when --trace is not given
 MINILM = "paraphrase-MiniLM-L3-v2"  # from the optional extra `models`
 
 

@@ -5,7 +5,7 @@ import argparse
 
 import numpy as np
 
-from .common import DEFAULT_MODEL
+from .common import DEFAULT_MODEL, DEFAULT_TRACE
 
 
 def _nonneg_int(text: str) -> int:
@@ -19,7 +19,10 @@ def _nonneg_int(text: str) -> int:
 
 
 def _pos_float(text: str) -> float:
-    v = float(text)
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}") from None
     if not (v > 0 and np.isfinite(v)):
         raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text}")
     return v
@@ -57,8 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--inputs", metavar="FILE.npz", help="arrays by input name (see `npu-sim info MODEL`); a name "
                    "that is an initializer replaces that weight; other inputs get seeded random values")
     r.add_argument("--seed", type=_nonneg_int, default=0, help="seed for random inputs (default 0)")
-    r.add_argument("--trace", metavar="FILE.json", default="npu_sim_trace.json",
-                   help="where to write the Chrome/Perfetto trace (default: npu_sim_trace.json; '' to skip)")
+    r.add_argument("--trace", metavar="FILE.json", default=None,
+                   help=f"where to write the Chrome/Perfetto trace (default: {DEFAULT_TRACE}; '' to skip; "
+                        "not with --trace-level off)")
     r.add_argument("--save-outputs", metavar="DIR", help="write each graph output as DIR/<name>.npy "
                                                           "('/' and other unsafe characters become '_')")
     r.add_argument("--no-check", action="store_true", help="skip the comparison with the onnx reference evaluator")

@@ -10,7 +10,7 @@ import numpy as np
 from rich.console import Console
 from rich.markup import escape
 
-from .common import CliError, load_graph, resolve_model, writable_dir, writable_file, write_atomically
+from .common import DEFAULT_TRACE, CliError, load_graph, resolve_model, writable_dir, writable_file, write_atomically
 from .run_inputs import draw_input, parse_dims, shaped_model
 from .run_inputs import (_as_input, _check_fits, _check_sequence_length, _random_input, _read_inputs,  # noqa: F401
                          _safe_name, _undeclared_shape_inputs)
@@ -84,7 +84,11 @@ def cmd_run(args, console: Console) -> int:
     if timing_only and args.save_outputs:
         raise CliError("--save-outputs needs numbers: drop --timing-only")
     sources = [path] + ([args.inputs] if args.inputs else []) + ([args.chip] if Path(str(args.chip)).is_file() else [])
-    trace_file = writable_file(args.trace, sources) if args.trace and args.trace_level != "off" else None
+    if args.trace and args.trace_level == "off":
+        raise CliError(f"--trace {args.trace} asks for a trace but --trace-level off records none: "
+                       "drop one of them")
+    trace = DEFAULT_TRACE if args.trace is None else args.trace
+    trace_file = writable_file(trace, sources) if trace and args.trace_level != "off" else None
     out_dir = writable_dir(args.save_outputs, sources) if args.save_outputs else None
     feeds_file = _read_inputs(args.inputs) if args.inputs else {}
     t0 = time.perf_counter()

@@ -132,6 +132,18 @@ def parse_dims(items: list[str]) -> dict[str, int]:
     return dims
 
 
+def _check_batch_agrees(model, batch: int, dims: dict[str, int]) -> None:
+    """Refuse ``--batch N`` with a ``--dim NAME=M`` (M != N) that names the leading
+    (batch) dim of a runtime input of ``model``: --batch would silently override the pin."""
+    inits = {i.name for i in model.graph.initializer}
+    for vi in model.graph.input:
+        lead = vi.type.tensor_type.shape.dim[:1]
+        name = lead[0].dim_param if lead and not lead[0].dim_value else ""
+        if vi.name not in inits and name in dims and dims[name] != batch:
+            raise CliError(f"--batch {batch} and --dim {name}={dims[name]} both set the leading dim of input "
+                           f"{vi.name!r}: give one of them")
+
+
 def shaped_model(path, batch: int | None, dims: dict[str, int], console=None):
     """The model ``npu-sim run`` loads: ``path`` itself, or with ``--dim`` / ``--batch``
     the parsed model with its symbolic dims pinned (:func:`frontend.batch.pin_dims`)
@@ -141,8 +153,15 @@ def shaped_model(path, batch: int | None, dims: dict[str, int], console=None):
     if not batch and not dims:
         return path
     from ..batch import RebatchError, shape_model
+    from ..onnx_import import UnsupportedModelError, read_onnx
     try:
-        model, rewritten = shape_model(path, batch, dims)
+        model = read_onnx(path)
+    except UnsupportedModelError as e:
+        raise CliError(str(e)) from None
+    if batch and dims:
+        _check_batch_agrees(model, batch, dims)
+    try:
+        model, rewritten = shape_model(model, batch, dims)
     except RebatchError as e:
         raise CliError(str(e)) from None
     if console is not None and rewritten:

@@ -3,16 +3,8 @@ architecture experiment (frontend.sweep), cached and resumable, then print the
 table and write results and plots into DIR."""
 from __future__ import annotations
 
-import argparse
-
 from .common import CliError, writable_dir
-
-
-def _jobs(text: str) -> int:
-    v = int(text)
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
-    return v
+from .parser import _pos_int
 
 
 def add_parser(sub) -> None:
@@ -23,7 +15,7 @@ def add_parser(sub) -> None:
                                    "DIR/results.csv and results.json, plots (matplotlib) and a table.")
     p.add_argument("experiment", help="experiment .yaml (see experiments/ and frontend/sweep/experiment.py)")
     p.add_argument("--out", default=None, help="output directory (default: sweep_<experiment name>)")
-    p.add_argument("--jobs", type=_jobs, default=1, help="worker processes (default 1)")
+    p.add_argument("--jobs", type=_pos_int, default=1, help="worker processes (default 1)")
     p.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://127.0.0.1:8786 "
                                                          "(optional extra `cluster`)")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..cli.parser import _nonneg_int, _pos_int
 from .builders import decoder_step, encoder_layer
 from .config import PRESETS, TransformerConfig
 from .layer import WorkloadResult
@@ -43,19 +44,38 @@ def main(argv: list[str] | None = None) -> int:
                                 description="Simulate one transformer encoder layer or decoder step (no ONNX).")
     p.add_argument("kind", choices=("encoder", "decoder"))
     p.add_argument("--preset", choices=sorted(PRESETS), help="default: bert-base (encoder), llama-7b (decoder)")
-    p.add_argument("--chip", default="ascend910b2")
-    p.add_argument("--batch", type=int, default=1)
-    p.add_argument("--seq", type=int, default=128, help="encoder sequence length")
-    p.add_argument("--cache-len", type=int, default=1024, help="decoder: tokens already in the KV cache")
+    p.add_argument("--chip", default="ascend910b2", help="chip preset or a .json/.yaml config (default ascend910b2)")
+    p.add_argument("--batch", type=_pos_int, default=1, help="batch (>= 1, default 1)")
+    p.add_argument("--seq", type=_pos_int, default=128, help="encoder sequence length (>= 1, default 128)")
+    p.add_argument("--cache-len", type=_nonneg_int, default=1024,
+                   help="decoder: tokens already in the KV cache (>= 0, default 1024)")
     p.add_argument("--dtype", choices=("float16", "bfloat16", "float32"))
     p.add_argument("--data", action="store_true", help="compute numbers too (default: timing only)")
     args = p.parse_args(argv)
+    from acl_runtime.errors import AclError, AclRuntimeError
+    from npu_sim import get_chip
+    try:
+        get_chip(args.chip)
+    except Exception as e:  # noqa: BLE001 - unknown preset, or pydantic / yaml / json errors of a chip file
+        return _error(f"--chip {args.chip}: {str(e).strip(chr(34))}", 2)
     cfg = PRESETS[args.preset or ("bert-base" if args.kind == "encoder" else "llama-7b")]
     if args.dtype:
         cfg = cfg.with_(dtype=args.dtype)
     sizes = dict(batch=args.batch, seq=args.seq) if args.kind == "encoder" else \
         dict(batch=args.batch, cache_len=args.cache_len)
-    res = simulate(args.kind, cfg, chip=args.chip, timing_only=not args.data, **sizes)
+    try:
+        res = simulate(args.kind, cfg, chip=args.chip, timing_only=not args.data, **sizes)
+    except (AclError, AclRuntimeError, ValueError) as e:   # e.g. out of device memory at a huge batch
+        return _error(str(e), 1)
+    except KeyboardInterrupt:
+        return _error("interrupted", 130)
     print_result(res)
     return 0
+
+
+def _error(message: str, code: int) -> int:
+    """Print ``message`` as one ``error:`` line on stderr; return the exit ``code``."""
+    import sys
+    print(f"error: {message}", file=sys.stderr)
+    return code
 

@@ -55,8 +55,9 @@ def test_timing_only_trace_equals_full_run(tmp_path, capsys):
 def test_trace_level_off_writes_no_trace(tmp_path):
     m = _model(tmp_path)
     t = tmp_path / "t.json"
+    # --trace FILE asks for a trace level off never writes: refused (exit 2), nothing written
     assert run(str(m), "--no-progress", "--chip", "tiny", "--trace", str(t), "--trace-level", "off",
-                 "--timing-only") == 0
+               "--timing-only") == 2
     assert not t.exists()
 
 
