@@ -14,7 +14,6 @@ formulas and the pipes live in npu_sim/hardware/.)
 """
 from __future__ import annotations
 
-import os
 from heapq import heappush
 from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any, Callable
@@ -25,6 +24,7 @@ from simpy.events import NORMAL
 from .blas_threads import BLAS_THREADS_ENV, limit_blas_threads  # noqa: F401  (BLAS_THREADS_ENV re-exported)
 from .chips import ChipConfig
 from .device_memory import DeviceMemory
+from .env_flags import env_flag
 from .hardware.bandwidth import BandwidthServer, l2_read_bytes_per_ns, sustained_hbm_bytes_per_ns
 from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import GmL2, L2Cache
@@ -61,9 +61,10 @@ def spec_trace_args(spec: KernelSpec) -> dict[str, Any]:
     return out
 
 
-#: environment variable: "0" turns the uncontended fast path off (Device.fast_path; default on)
+#: environment variable: "0"/"off" turns the uncontended fast path off (Device.fast_path; default on;
+#: npu_sim/env_flags.py reads it)
 FAST_PATH_ENV = "NPU_SIM_FAST_PATH"
-#: environment variable: "0" gives every stream task its own SimPy process, the reference design
+#: environment variable: "0"/"off" gives every stream task its own SimPy process, the reference design
 #: (Device.stream_runner; default on: one runner process per stream, npu_sim/stream_runner.py)
 STREAM_RUNNER_ENV = "NPU_SIM_STREAM_RUNNER"
 
@@ -208,13 +209,13 @@ class Device:
         self.kernel_records = KernelRecords()
         #: run a kernel's blocks without SimPy events when nothing else can run meanwhile
         #: (:meth:`_uncontended`); the times are identical either way (tests/perf/test_fast_path.py)
-        self.fast_path = os.environ.get(FAST_PATH_ENV, "1").strip() != "0"
+        self.fast_path = env_flag(FAST_PATH_ENV)
         #: kernels run on the fast path (a diagnostic)
         self.fast_kernels = 0
         #: one SimPy runner process per stream (npu_sim/stream_runner.py) instead of one process per
         #: task; same times and order of events (tests/perf/test_runner_exact.py). Set it before the
         #: first task is submitted.
-        self.stream_runner = os.environ.get(STREAM_RUNNER_ENV, "1").strip() != "0"
+        self.stream_runner = env_flag(STREAM_RUNNER_ENV)
         self._running = False   # inside run_until (see _one_event_ok)
         self._until = None      # its target event
         self._sole = True       # the step starting a task has its runner as last callback (stream_runner)

@@ -10,15 +10,17 @@ off. The objects these phases free are freed by reference counting as before; on
 cycle detection waits until the phase ends, and the cyclic garbage a phase leaves is
 small (about 6,000 objects for a DenseNet-121 run, counted with ``gc.collect()``).
 
-``NPU_SIM_GC_PAUSE=0`` keeps the collector running (to compare, or to debug a leak).
+``NPU_SIM_GC_PAUSE=0`` (or ``off``; npu_sim/env_flags.py) keeps the collector running (to
+compare, or to debug a leak).
 """
 from __future__ import annotations
 
 import functools
 import gc
-import os
 from contextlib import contextmanager
 from typing import Callable, Iterator, TypeVar
+
+from .env_flags import env_flag
 
 #: environment variable: "0" keeps the cyclic garbage collector running in the paused phases
 GC_PAUSE_ENV = "NPU_SIM_GC_PAUSE"
@@ -30,8 +32,8 @@ F = TypeVar("F", bound=Callable)
 def gc_paused() -> Iterator[None]:
     """Run the body with the cyclic garbage collector disabled and enable it again after,
     also when the body raises. Nothing changes when the collector was already disabled
-    (a caller's choice, or an outer :func:`gc_paused`) or ``$NPU_SIM_GC_PAUSE`` is "0"."""
-    if not gc.isenabled() or os.environ.get(GC_PAUSE_ENV, "").strip() == "0":
+    (a caller's choice, or an outer :func:`gc_paused`) or ``$NPU_SIM_GC_PAUSE`` is off."""
+    if not gc.isenabled() or not env_flag(GC_PAUSE_ENV):
         yield
         return
     gc.disable()

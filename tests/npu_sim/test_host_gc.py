@@ -1,6 +1,7 @@
 """npu_sim/host_gc.py: the cyclic garbage collector is paused inside gc_paused and in
 ModelRunner's object-heavy phases, and always restored (also on an error); a caller's
-own gc.disable() and NPU_SIM_GC_PAUSE=0 are respected."""
+own gc.disable() and NPU_SIM_GC_PAUSE=0 are respected; npu_sim/env_flags.py reads the
+on/off switches (0/off/false/no, 1/on/true/yes; anything else warns once, keeps the default)."""
 from __future__ import annotations
 
 import gc
@@ -80,3 +81,29 @@ def test_model_runner_phases_run_paused_and_restore():
         assert gc.isenabled()
     finally:
         acl.finalize()
+
+
+@pytest.mark.parametrize("raw,want", [("0", False), ("off", False), ("FALSE", False), (" no ", False),
+                                      ("1", True), ("On", True), ("true", True), ("yes", True), ("", True)])
+def test_env_flag_words(monkeypatch, raw, want):
+    from npu_sim.env_flags import env_flag
+    monkeypatch.setenv("NPU_SIM_TEST_FLAG", raw)
+    assert env_flag("NPU_SIM_TEST_FLAG") is want
+
+
+def test_env_flag_unknown_value_warns_once_and_keeps_the_default(monkeypatch, capsys):
+    from npu_sim.device import FAST_PATH_ENV, Device
+    from npu_sim.chips import get_chip
+    monkeypatch.setenv(FAST_PATH_ENV, "fast-please")
+    assert Device(get_chip("tiny")).fast_path is True
+    assert Device(get_chip("tiny")).fast_path is True
+    err = capsys.readouterr().err
+    assert err.count("NPU_SIM_FAST_PATH='fast-please'") == 1
+    monkeypatch.setenv(FAST_PATH_ENV, "off")
+    assert Device(get_chip("tiny")).fast_path is False
+
+
+def test_gc_pause_env_off_word(monkeypatch):
+    monkeypatch.setenv(GC_PAUSE_ENV, "off")
+    with gc_paused():
+        assert gc.isenabled()
