@@ -169,11 +169,27 @@ def pin_dims(model: onnx.ModelProto, dims: dict[str, int]) -> onnx.ModelProto:
     return new
 
 
+def batch_dim_conflict(model, batch: int, dims: dict[str, int]) -> tuple[str, str] | None:
+    """``(input, dim name)`` of the first runtime input of ``model`` (an onnx ModelProto)
+    whose leading dim is the symbolic dim ``name`` that ``dims`` pins to a value other
+    than ``batch``: the batch change would silently override that pin. None when the
+    two agree."""
+    inits = {i.name for i in model.graph.initializer}
+    for vi in model.graph.input:
+        lead = vi.type.tensor_type.shape.dim[:1]
+        name = lead[0].dim_param if lead and not lead[0].dim_value else ""
+        if vi.name not in inits and name in dims and dims[name] != batch:
+            return vi.name, name
+    return None
+
+
 def shape_model(path, batch: int | None = None, dims: dict[str, int] | None = None):
     """``path`` unchanged when neither is given, else the model read from ``path`` (or
     ``path`` itself if it is a ModelProto) with ``dims`` pinned (:func:`pin_dims`) then
     its batch changed (:func:`rebatch`): returns ``(model or path, rewritten Reshape
-    names)``. Raises :class:`RebatchError` (also for an unreadable model)."""
+    names)``. Raises :class:`RebatchError` (also for an unreadable model, and for a
+    ``batch`` and a ``dims`` pin that set one input's leading dim to different values:
+    :func:`batch_dim_conflict`)."""
     if not batch and not dims:
         return path, []
     from .onnx_import import UnsupportedModelError, read_onnx
@@ -182,6 +198,9 @@ def shape_model(path, batch: int | None = None, dims: dict[str, int] | None = No
     except UnsupportedModelError as e:
         raise RebatchError(str(e)) from None
     rewritten: list[str] = []
+    if batch and dims and (clash := batch_dim_conflict(model, batch, dims)):
+        raise RebatchError(f"batch {batch} and dim {clash[1]}={dims[clash[1]]} both set the leading dim of "
+                           f"input {clash[0]!r}: give one of them")
     if dims:
         model = pin_dims(model, dims)
     if batch:
@@ -189,4 +208,4 @@ def shape_model(path, batch: int | None = None, dims: dict[str, int] | None = No
     return model, rewritten
 
 
-__all__ = ["RebatchError", "pin_dims", "rebatch", "shape_model"]
+__all__ = ["RebatchError", "batch_dim_conflict", "pin_dims", "rebatch", "shape_model"]

@@ -134,14 +134,14 @@ def parse_dims(items: list[str]) -> dict[str, int]:
 
 def _check_batch_agrees(model, batch: int, dims: dict[str, int]) -> None:
     """Refuse ``--batch N`` with a ``--dim NAME=M`` (M != N) that names the leading
-    (batch) dim of a runtime input of ``model``: --batch would silently override the pin."""
-    inits = {i.name for i in model.graph.initializer}
-    for vi in model.graph.input:
-        lead = vi.type.tensor_type.shape.dim[:1]
-        name = lead[0].dim_param if lead and not lead[0].dim_value else ""
-        if vi.name not in inits and name in dims and dims[name] != batch:
-            raise CliError(f"--batch {batch} and --dim {name}={dims[name]} both set the leading dim of input "
-                           f"{vi.name!r}: give one of them")
+    (batch) dim of a runtime input of ``model``: --batch would silently override the pin
+    (:func:`frontend.batch.batch_dim_conflict`; this names the options)."""
+    from ..batch import batch_dim_conflict
+    clash = batch_dim_conflict(model, batch, dims)
+    if clash:
+        inp, name = clash
+        raise CliError(f"--batch {batch} and --dim {name}={dims[name]} both set the leading dim of input "
+                       f"{inp!r}: give one of them")
 
 
 def shaped_model(path, batch: int | None, dims: dict[str, int], console=None):

@@ -87,6 +87,16 @@ def test_pin_dims_and_its_errors():
         rebatch(_dynamic(), 2)   # a dynamic batch is pinned, not rebatched
 
 
+def test_shape_model_refuses_a_batch_that_overrides_a_dim_pin():
+    """shape_model is what npu-sim sweep's points call (frontend/sweep/point.py): a batch
+    that disagrees with the pin of the same leading dim is refused, an equal one is kept."""
+    from frontend.batch import shape_model
+    with pytest.raises(RebatchError, match="batch 4 and dim batch=2 .*input 'x'"):
+        shape_model(_dynamic(), 4, {"batch": 2, "seq": 5})
+    m, _ = shape_model(_dynamic(), 2, {"batch": 2, "seq": 5})
+    assert [d.dim_value for d in m.graph.input[0].type.tensor_type.shape.dim] == [2, 5]
+
+
 def test_cli_batch_runs_and_checks(tmp_path, capsys):
     p = tmp_path / "cnn.onnx"
     onnx.save(_cnn(), p)
