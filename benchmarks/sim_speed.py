@@ -198,7 +198,8 @@ def part1(models: list[str], repeat: int, exec_mode: str = "graph") -> None:
     from rich.table import Table
     modes = [m for m in MODES if m != "ort" or _have_ort()]
     table = Table(title=f"simulator wall time (s, median of interleaved runs; npu-sim in {exec_mode} mode)")
-    for col in ("model", *modes, "full/ref", "timing/ref", "events", "events/s", "rss MiB (full/timing)",
+    ort_cols = ("full/ort", "timing/ort") if "ort" in modes else ()
+    for col in ("model", *modes, "full/ref", "timing/ref", *ort_cols, "events", "events/s", "rss MiB (full/timing)",
                 "phases of full (imp/load/prep/sim/trace %)", "phases of timing (%)"):
         table.add_column(col, justify="right" if col != "model" else "left")
     for m in modes:   # untimed warm-up: every child after it imports from bytecode (_child_env)
@@ -218,7 +219,9 @@ def part1(models: list[str], repeat: int, exec_mode: str = "graph") -> None:
         ph = _shares(full)
         ph_t = _shares(tim)
         table.add_row(model, *(f"{med[m]:.2f}" for m in modes), f"{med['full'] / med['ref']:.2f}",
-                      f"{med['timing'] / med['ref']:.2f}", f"{full['events']:,}" if full else "-",
+                      f"{med['timing'] / med['ref']:.2f}",
+                      *((f"{med['full'] / med['ort']:.2f}", f"{med['timing'] / med['ort']:.2f}") if ort_cols else ()),
+                      f"{full['events']:,}" if full else "-",
                       f"{full['events_per_s']:,.0f}" if full else "-",
                       f"{full['rss_mib']:.0f}/{tim['rss_mib']:.0f}" if full and tim else "-", ph, ph_t)
     Console(width=220).print(table)
