@@ -150,11 +150,13 @@ def fuse_rms_norm(g: Graph) -> int:
     """Replace every decomposed RMSNorm (module doc) by one RMSNormalization node, in
     place; returns how many were made."""
     done = 0
-    maps = NodeMaps(g)          # kept by each rewrite (_match reads them, never writes)
+    maps = None                 # built at the first candidate, kept by each rewrite (_match only reads)
     removed: set[int] = set()   # ids of nodes a rewrite took out of g.nodes
     for y in list(g.nodes):
         if y.op_type != "Mul" or id(y) in removed:
             continue
+        if maps is None:
+            maps = NodeMaps(g)
         got = _match(g, y, maps.prod, maps.cons)
         if got is None:
             continue
@@ -169,5 +171,6 @@ def fuse_rms_norm(g: Graph) -> int:
         maps.rewrite(y, [node], members[:-1])
         removed.update(id(m) for m in members)
         done += 1
-    maps.flush()
+    if maps is not None:
+        maps.flush()
     return done

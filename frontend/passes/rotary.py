@@ -106,11 +106,13 @@ def _cs_ok(g, name, xs) -> bool:
 def fuse_rotary(g: Graph) -> int:
     """Fuse every rotate-half rotary embedding (module doc) in place; returns the count."""
     done = 0
-    maps = NodeMaps(g)          # kept by each rewrite (_match reads them, never writes)
+    maps = None                 # built at the first candidate, kept by each rewrite (_match only reads)
     removed: set[int] = set()   # ids of nodes a rewrite took out of g.nodes
     for add in list(g.nodes):
         if add.op_type != "Add" or len(add.inputs) != 2 or id(add) in removed:
             continue
+        if maps is None:
+            maps = NodeMaps(g)
         got = _match(g, add, maps.prod, maps.cons)
         if got is None:
             continue
@@ -120,7 +122,8 @@ def fuse_rotary(g: Graph) -> int:
         maps.rewrite(add, [node], members[:-1])
         removed.update(id(m) for m in members)
         done += 1
-    maps.flush()
+    if maps is not None:
+        maps.flush()
     return done + _pair_query_key(g)
 
 
