@@ -43,6 +43,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: False sends one-tile blocks through the general loop too (the tests compare both)
 SINGLE_TILE = True
+#: True: run_block's general loop computes every stage's start afresh at each step (the
+#: reference the tests compare its kept-up-to-date starts with)
+SCAN_ALL = False
+#: the start of a stage that cannot start yet (later than any time)
+_NEVER = float("inf")
 
 _pipe_of = attrgetter("pipe")
 
@@ -56,9 +61,16 @@ class CompiledProgram:
     the count, ``(engine_ns, fixed_ns, scalar_ns, bus_bytes, keyed, nbytes, gm,
     write)`` per stage (hardware/inline.py's one-tile loop reads them), else ``()``;
     ``distinct_pipes`` says no pipe occurs twice in ``pipes``.
+
+    ``tiles[s][i]`` is what run_block's general loop needs of stage ``s`` of tile
+    ``i`` (its TileSpec's entry, so the loop keeps no group countdown):
+    ``(gm, on_chip_ns, fixed_ns, scalar_ns, nbytes, gm_terms)``, where
+    ``on_chip_ns`` is ``engine_ns + fixed_ns`` (the duration of a stage that does not
+    touch GM) and ``gm_terms`` is ``(engine_ns, bus_bytes, keyed, write, j)`` for a GM
+    stage, ``j`` the tile's index within its TileSpec (its L2 keys), else None.
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n", "gleft", "single", "stages", "distinct_pipes")
+    __slots__ = ("prog", "pipes", "groups", "n", "gleft", "single", "stages", "distinct_pipes", "tiles")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
@@ -71,6 +83,23 @@ class CompiledProgram:
         self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
         self.stages = tuple(g[0][1:] for g in groups) if self.single else ()
         self.distinct_pipes = len(set(pipes)) == len(pipes)
+        self.tiles = [_tile_table(g) for g in groups] if n and pipes else []
+
+
+def _tile_table(groups_s: list) -> list:
+    """One stage's ``CompiledProgram.tiles`` row from its ``groups`` entries: each
+    TileSpec's entry repeated ``count`` times (one per tile index ``j`` of a GM stage
+    with L2 keys, whose keys name the tile)."""
+    row: list = []
+    for count, eng, fixed, scalar, bus, keyed, nbytes, gm, write in groups_s:
+        on_chip_ns = eng + fixed
+        if not gm:
+            row += [(False, on_chip_ns, fixed, scalar, nbytes, None)] * count
+        elif keyed:
+            row += [(True, on_chip_ns, fixed, scalar, nbytes, (eng, bus, keyed, write, j)) for j in range(count)]
+        else:
+            row += [(True, on_chip_ns, fixed, scalar, nbytes, (eng, bus, keyed, write, 0))] * count
+    return row
 
 
 def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
@@ -162,10 +191,13 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
         if release is not None:
             release(core)
         return base
-    groups = cp.groups
-    hbm = dev.hbm
-    l2 = dev.l2
+    tiles = cp.tiles
+    hbm_reserve = dev.hbm.reserve
+    l2_reserve = dev.l2.reserve
     cache = dev.l2_cache
+    cache_read = cache.read
+    cache_write = cache.write
+    timeout = env.timeout
     wfac = 0.0
     res = stats.resident
     res_keyed = stats.resident_keyed
@@ -177,8 +209,6 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     bn = spec.buffer_num if spec.buffer_num > 1 else 1
     end = [[0.0] * n for _ in range(S)]
     nxt = [0] * S
-    gidx = [0] * S
-    gleft = cp.gleft[:]
     last = S - 1
     label = spec.name
     block_end = base
@@ -189,46 +219,50 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     l2_total = 0
     wb_total = 0
     gm_total = 0
-    remaining = n * S
-    # per stage: (s, its end times, the previous stage's, the next stage's or None)
-    links = [(s, end[s], end[s - 1] if s else None, end[s + 1] if s < last else None) for s in range(S)]
-    single = n == 1   # one tile: only the first stage not yet run can start, at the previous one's end
-    if single:
-        links = ()
-    while remaining:
-        if single:
-            best_s = S - remaining
-            best_t = end[best_s - 1][0] if best_s else base
-        else:   # pick the startable stage with the earliest start
-            best_s = -1
-            best_t = 0.0
-        for s, end_s, end_prev, end_next in links:
-            i = nxt[s]
-            if i >= n:
-                continue
-            if end_prev is not None:
-                if nxt[s - 1] <= i:
-                    continue
-                t = end_prev[i]
-            else:
-                t = base
-            if end_next is not None and i >= bn:
-                j = i - bn
-                if nxt[s + 1] <= j:
-                    continue
-                if end_next[j] > t:
-                    t = end_next[j]
-            if i and end_s[i - 1] > t:
-                t = end_s[i - 1]
-            if best_s < 0 or t < best_t:
-                best_s = s
-                best_t = t
-        s = best_s
+
+    def start_of(r):
+        """The start of stage ``r``'s next tile by the timing rule, or _NEVER while
+        it cannot start (its tile or queue slot not yet known, or no tile left)."""
+        i = nxt[r]
+        if i >= n:
+            return _NEVER
+        if r:
+            if nxt[r - 1] <= i:
+                return _NEVER
+            t = end[r - 1][i]
+        else:
+            t = base
+        if r < last and i >= bn:
+            j = i - bn
+            if nxt[r + 1] <= j:
+                return _NEVER
+            u = end[r + 1][j]
+            if u > t:
+                t = u
+        if i:
+            u = end[r][i - 1]
+            if u > t:
+                t = u
+        return t
+
+    # cand[r] = start_of(r), kept up to date: a step of stage s (tile i) changes only
+    # its own next start, its successor's (if that waited for tile i) and its
+    # predecessor's (if that waited for the queue slot tile i frees)
+    cand = [_NEVER] * S
+    cand[0] = base
+    scan = SCAN_ALL
+    for _ in range(n * S):
+        # the startable stage with the earliest start, the first in stage order on a tie
+        if scan:   # the reference: every stage's start computed afresh
+            cand = [start_of(r) for r in range(S)]
+        best_t = min(cand)
+        s = cand.index(best_t)
         i = nxt[s]
-        cnt, eng, fixed, scalar, bus, keyed, nbytes, gm, write = groups[s][gidx[s]]
+        gm, dur, fixed, scalar, nbytes, gm_terms = tiles[s][i]
         if gm:
             if best_t > env.now:
-                yield env.timeout(best_t - env.now)
+                yield timeout(best_t - env.now)
+            eng, bus, keyed, write, j = gm_terms
             fin = best_t + eng
             miss = bus
             moved = 0
@@ -236,20 +270,19 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                 moved = int(bus * res)
                 miss -= moved
             if keyed:
-                j = cnt - gleft[s]
                 hit = 0
                 if write:   # write-back: into L2 (at the write rate) unless larger than L2
                     if not wfac:
                         wfac = l2_write_cost_factor(dev.chip)
                     for key, b in keyed:
-                        if cache.write((scope, key, j), b):
+                        if cache_write((scope, key, j), b):
                             hit += b
                         else:
                             miss += b
                     booked = hit * wfac
                 else:
                     for key, b in keyed:
-                        if cache.read((scope, key, j), b):
+                        if cache_read((scope, key, j), b):
                             hit += b
                         else:
                             miss += b
@@ -263,24 +296,22 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                     miss += wb
                     wb_total += wb
                 if hit:
-                    t = l2.reserve(best_t, booked)
+                    t = l2_reserve(best_t, booked)
                     if t > fin:
                         fin = t
                     l2_total += hit
             if moved:
-                t = l2.reserve(best_t, moved)
+                t = l2_reserve(best_t, moved)
                 if t > fin:
                     fin = t
                 l2_total += moved
             if miss:
-                t = hbm.reserve(best_t, miss)
+                t = hbm_reserve(best_t, miss)
                 if t > fin:
                     fin = t
                 hbm_total += miss
             gm_total += nbytes
             dur = fin - best_t + fixed
-        else:
-            dur = eng + fixed
         e = best_t + dur
         end[s][i] = e
         if dur > 0:
@@ -291,12 +322,26 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                 items_append((tracks[s], label, best_t, dur, i, nbytes))
         if e > block_end:
             block_end = e
-        nxt[s] = i + 1
-        gleft[s] -= 1
-        if not gleft[s] and gidx[s] + 1 < len(groups[s]):
-            gidx[s] += 1
-            gleft[s] = groups[s][gidx[s]][0]
-        remaining -= 1
+        k = i + 1
+        nxt[s] = k
+        # cand[s] = start_of(s), inlined (every step needs it): end[s][k - 1] is e
+        if k >= n or (s and nxt[s - 1] <= k):
+            t = _NEVER
+        else:
+            t = end[s - 1][k] if s else base
+            if s < last and k >= bn:
+                j = k - bn
+                if nxt[s + 1] <= j:
+                    t = _NEVER
+                elif end[s + 1][j] > t:
+                    t = end[s + 1][j]
+            if e > t:
+                t = e
+        cand[s] = t
+        if s < last and nxt[s + 1] == i:
+            cand[s + 1] = start_of(s + 1)
+        if s and nxt[s - 1] - bn == i:
+            cand[s - 1] = start_of(s - 1)
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
     book_block(stats, pipes, busy_pipe, fixed_pipe, scalar_busy, hbm_total, l2_total, wb_total, gm_total,
