@@ -23,6 +23,13 @@ before it is computed. So the block process yields one SimPy timeout per GM stag
 (to reach its start), and none for on-chip stages, whose times follow from the rule
 alone. Spans are recorded with their computed start and duration.
 
+The stages run in order of start: at each step the startable stage whose next tile
+starts first (the first in stage order on a tie) takes that step. A step of stage
+``s`` can change only its own next start and those of ``s+1`` (waiting for this
+tile) and ``s-1`` (waiting for the queue slot it frees), so the loop keeps every
+stage's next start and recomputes just those (``SCAN_ALL`` recomputes them all:
+the reference the tests compare with).
+
 Each distinct :class:`~npu_sim.program.BlockProgram` is compiled once per device
 (:func:`compile_program`): its stage costs depend only on the chip.
 """
