@@ -32,6 +32,10 @@ the reference the tests compare with).
 
 Each distinct :class:`~npu_sim.program.BlockProgram` is compiled once per device
 (:func:`compile_program`): its stage costs depend only on the chip.
+
+(Over 300 lines on purpose: run_block's tile loop is one generator, its state in
+locals, as the hot path must be -- a helper call per step would cost more than the
+step -- and it sits next to the compiled tables it reads.)
 """
 from __future__ import annotations
 
