@@ -349,10 +349,30 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
             if e > t:
                 t = e
         cand[s] = t
-        if s < last and nxt[s + 1] == i:
-            cand[s + 1] = start_of(s + 1)
-        if s and nxt[s - 1] - bn == i:
-            cand[s - 1] = start_of(s - 1)
+        if s < last and nxt[s + 1] == i:   # start_of(s + 1), inlined: it waited for this tile
+            r = s + 1
+            t = e
+            if r < last and i >= bn:
+                j = i - bn
+                if nxt[r + 1] <= j:
+                    t = _NEVER
+                elif end[r + 1][j] > t:
+                    t = end[r + 1][j]
+            if i and end[r][i - 1] > t:
+                t = end[r][i - 1]
+            cand[r] = t
+        if s and nxt[s - 1] - bn == i:   # start_of(s - 1), inlined: it waited for the slot tile i frees
+            r = s - 1
+            k = i + bn
+            if k >= n or (r and nxt[r - 1] <= k):
+                t = _NEVER
+            else:
+                t = end[r - 1][k] if r else base
+                if e > t:
+                    t = e
+                if end[r][k - 1] > t:
+                    t = end[r][k - 1]
+            cand[r] = t
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
     book_block(stats, pipes, busy_pipe, fixed_pipe, scalar_busy, hbm_total, l2_total, wb_total, gm_total,
