@@ -173,6 +173,34 @@ class KernelStats:
         self.resident_in = 0         # input bytes found there
 
 
+def _start_of(r: int, nxt: list, end: list, n: int, base: float, last: int, bn: int) -> float:
+    """The start (ns) of stage ``r``'s next tile ``nxt[r]`` by the timing rule (``end[s][i]``:
+    the end of stage ``s`` of tile ``i``, known for ``i < nxt[s]``; ``n`` tiles, ``last``
+    the last stage, queue depth ``bn``, the block's start ``base``), or _NEVER while it
+    cannot start (its tile or queue slot not yet known, or no tile left)."""
+    i = nxt[r]
+    if i >= n:
+        return _NEVER
+    if r:
+        if nxt[r - 1] <= i:
+            return _NEVER
+        t = end[r - 1][i]
+    else:
+        t = base
+    if r < last and i >= bn:
+        j = i - bn
+        if nxt[r + 1] <= j:
+            return _NEVER
+        u = end[r + 1][j]
+        if u > t:
+            t = u
+    if i:
+        u = end[r][i - 1]
+        if u > t:
+            t = u
+    return t
+
+
 def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram, spec: KernelSpec,
               stats: KernelStats, scope: Any = None, unit: str = "AIV", dispatch_ns: float = 0.0,
               release=None, env=None):
@@ -218,7 +246,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
         tracks = dev.pipe_tracks(core, pipes)
         items_append = rec.pipe_sink()
     bn = spec.buffer_num if spec.buffer_num > 1 else 1
-    end = [[0.0] * n for _ in range(S)]
+    zeros = [0.0] * n
+    end = [zeros[:] for _ in range(S)]
     nxt = [0] * S
     last = S - 1
     label = spec.name
@@ -231,32 +260,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     wb_total = 0
     gm_total = 0
 
-    def start_of(r):
-        """The start of stage ``r``'s next tile by the timing rule, or _NEVER while
-        it cannot start (its tile or queue slot not yet known, or no tile left)."""
-        i = nxt[r]
-        if i >= n:
-            return _NEVER
-        if r:
-            if nxt[r - 1] <= i:
-                return _NEVER
-            t = end[r - 1][i]
-        else:
-            t = base
-        if r < last and i >= bn:
-            j = i - bn
-            if nxt[r + 1] <= j:
-                return _NEVER
-            u = end[r + 1][j]
-            if u > t:
-                t = u
-        if i:
-            u = end[r][i - 1]
-            if u > t:
-                t = u
-        return t
-
-    # cand[r] = start_of(r), kept up to date: a step of stage s (tile i) changes only
+    # cand[r] = _start_of(r, ...), kept up to date: a step of stage s (tile i) changes only
     # its own next start, its successor's (if that waited for tile i) and its
     # predecessor's (if that waited for the queue slot tile i frees)
     cand = [_NEVER] * S
@@ -265,7 +269,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     for _ in range(n * S):
         # the startable stage with the earliest start, the first in stage order on a tie
         if scan:   # the reference: every stage's start computed afresh
-            cand = [start_of(r) for r in range(S)]
+            for r in range(S):
+                cand[r] = _start_of(r, nxt, end, n, base, last, bn)
         best_t = min(cand)
         s = cand.index(best_t)
         i = nxt[s]
@@ -335,7 +340,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
             block_end = e
         k = i + 1
         nxt[s] = k
-        # cand[s] = start_of(s), inlined (every step needs it): end[s][k - 1] is e
+        # cand[s] = _start_of(s, ...), inlined (every step needs it): end[s][k - 1] is e
         if k >= n or (s and nxt[s - 1] <= k):
             t = _NEVER
         else:
@@ -349,7 +354,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
             if e > t:
                 t = e
         cand[s] = t
-        if s < last and nxt[s + 1] == i:   # start_of(s + 1), inlined: it waited for this tile
+        if s < last and nxt[s + 1] == i:   # _start_of(s + 1, ...), inlined: it waited for this tile
             r = s + 1
             t = e
             if r < last and i >= bn:
@@ -361,7 +366,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
             if i and end[r][i - 1] > t:
                 t = end[r][i - 1]
             cand[r] = t
-        if s and nxt[s - 1] - bn == i:   # start_of(s - 1), inlined: it waited for the slot tile i frees
+        if s and nxt[s - 1] - bn == i:   # _start_of(s - 1, ...), inlined: it waited for the slot tile i frees
             r = s - 1
             k = i + bn
             if k >= n or (r and nxt[r - 1] <= k):
