@@ -34,8 +34,8 @@ Each distinct :class:`~npu_sim.program.BlockProgram` is compiled once per device
 (:func:`compile_program`): its stage costs depend only on the chip.
 
 (Over 300 lines on purpose: run_block's tile loop is one generator, its state in
-locals, as the hot path must be -- a helper call per step would cost more than the
-step -- and it sits next to the compiled tables it reads.)
+locals and its next-start updates inlined, as the hot path wants them (a helper
+call per step adds to every step), next to the compiled tables it reads.)
 """
 from __future__ import annotations
 
@@ -81,15 +81,13 @@ class CompiledProgram:
     stage, ``j`` the tile's index within its TileSpec (its L2 keys), else None.
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n", "gleft", "single", "stages", "distinct_pipes", "tiles")
+    __slots__ = ("prog", "pipes", "groups", "n", "single", "stages", "distinct_pipes", "tiles")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
         self.pipes = pipes
         self.groups = groups
         self.n = n
-        #: per stage, the tile count of its first group (run_block's starting countdown)
-        self.gleft = [g[0][0] for g in groups] if n else []
         #: one tile and no keyed GM range: run_block takes hardware/single_tile.py's lean loop
         self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
         self.stages = tuple(g[0][1:] for g in groups) if self.single else ()
