@@ -23,8 +23,19 @@ before it is computed. So the block process yields one SimPy timeout per GM stag
 (to reach its start), and none for on-chip stages, whose times follow from the rule
 alone. Spans are recorded with their computed start and duration.
 
+The stages run in order of start: at each step the startable stage whose next tile
+starts first (the first in stage order on a tie) takes that step. A step of stage
+``s`` can change only its own next start and those of ``s+1`` (waiting for this
+tile) and ``s-1`` (waiting for the queue slot it frees), so the loop keeps every
+stage's next start and recomputes just those (``SCAN_ALL`` recomputes them all:
+the reference the tests compare with).
+
 Each distinct :class:`~npu_sim.program.BlockProgram` is compiled once per device
 (:func:`compile_program`): its stage costs depend only on the chip.
+
+(Over 300 lines on purpose: run_block's tile loop is one generator, its state in
+locals and its next-start updates inlined, as the hot path wants them (a helper
+call per step adds to every step), next to the compiled tables it reads.)
 """
 from __future__ import annotations
 
@@ -43,6 +54,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: False sends one-tile blocks through the general loop too (the tests compare both)
 SINGLE_TILE = True
+#: True: run_block's general loop computes every stage's start afresh at each step (the
+#: reference the tests compare its kept-up-to-date starts with)
+SCAN_ALL = False
+#: the start of a stage that cannot start yet (later than any time)
+_NEVER = float("inf")
 
 _pipe_of = attrgetter("pipe")
 
@@ -56,21 +72,43 @@ class CompiledProgram:
     the count, ``(engine_ns, fixed_ns, scalar_ns, bus_bytes, keyed, nbytes, gm,
     write)`` per stage (hardware/inline.py's one-tile loop reads them), else ``()``;
     ``distinct_pipes`` says no pipe occurs twice in ``pipes``.
+
+    ``tiles[s][i]`` is what run_block's general loop needs of stage ``s`` of tile
+    ``i`` (its TileSpec's entry, so the loop keeps no group countdown):
+    ``(gm, on_chip_ns, fixed_ns, scalar_ns, nbytes, gm_terms)``, where
+    ``on_chip_ns`` is ``engine_ns + fixed_ns`` (the duration of a stage that does not
+    touch GM) and ``gm_terms`` is ``(engine_ns, bus_bytes, keyed, write, j)`` for a GM
+    stage, ``j`` the tile's index within its TileSpec (its L2 keys), else None.
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n", "gleft", "single", "stages", "distinct_pipes")
+    __slots__ = ("prog", "pipes", "groups", "n", "single", "stages", "distinct_pipes", "tiles")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
         self.pipes = pipes
         self.groups = groups
         self.n = n
-        #: per stage, the tile count of its first group (run_block's starting countdown)
-        self.gleft = [g[0][0] for g in groups] if n else []
         #: one tile and no keyed GM range: run_block takes hardware/single_tile.py's lean loop
         self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
         self.stages = tuple(g[0][1:] for g in groups) if self.single else ()
         self.distinct_pipes = len(set(pipes)) == len(pipes)
+        self.tiles = [_tile_table(g) for g in groups] if n and pipes else []
+
+
+def _tile_table(groups_s: list) -> list:
+    """One stage's ``CompiledProgram.tiles`` row from its ``groups`` entries: each
+    TileSpec's entry repeated ``count`` times (one per tile index ``j`` of a GM stage
+    with L2 keys, whose keys name the tile)."""
+    row: list = []
+    for count, eng, fixed, scalar, bus, keyed, nbytes, gm, write in groups_s:
+        on_chip_ns = eng + fixed
+        if not gm:
+            row += [(False, on_chip_ns, fixed, scalar, nbytes, None)] * count
+        elif keyed:
+            row += [(True, on_chip_ns, fixed, scalar, nbytes, (eng, bus, keyed, write, j)) for j in range(count)]
+        else:
+            row += [(True, on_chip_ns, fixed, scalar, nbytes, (eng, bus, keyed, write, 0))] * count
+    return row
 
 
 def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
@@ -133,6 +171,34 @@ class KernelStats:
         self.resident_in = 0         # input bytes found there
 
 
+def _start_of(r: int, nxt: list, end: list, n: int, base: float, last: int, bn: int) -> float:
+    """The start (ns) of stage ``r``'s next tile ``nxt[r]`` by the timing rule (``end[s][i]``:
+    the end of stage ``s`` of tile ``i``, known for ``i < nxt[s]``; ``n`` tiles, ``last``
+    the last stage, queue depth ``bn``, the block's start ``base``), or _NEVER while it
+    cannot start (its tile or queue slot not yet known, or no tile left)."""
+    i = nxt[r]
+    if i >= n:
+        return _NEVER
+    if r:
+        if nxt[r - 1] <= i:
+            return _NEVER
+        t = end[r - 1][i]
+    else:
+        t = base
+    if r < last and i >= bn:
+        j = i - bn
+        if nxt[r + 1] <= j:
+            return _NEVER
+        u = end[r + 1][j]
+        if u > t:
+            t = u
+    if i:
+        u = end[r][i - 1]
+        if u > t:
+            t = u
+    return t
+
+
 def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram, spec: KernelSpec,
               stats: KernelStats, scope: Any = None, unit: str = "AIV", dispatch_ns: float = 0.0,
               release=None, env=None):
@@ -162,10 +228,13 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
         if release is not None:
             release(core)
         return base
-    groups = cp.groups
-    hbm = dev.hbm
-    l2 = dev.l2
+    tiles = cp.tiles
+    hbm_reserve = dev.hbm.reserve
+    l2_reserve = dev.l2.reserve
     cache = dev.l2_cache
+    cache_read = cache.read
+    cache_write = cache.write
+    timeout = env.timeout
     wfac = 0.0
     res = stats.resident
     res_keyed = stats.resident_keyed
@@ -175,10 +244,9 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
         tracks = dev.pipe_tracks(core, pipes)
         items_append = rec.pipe_sink()
     bn = spec.buffer_num if spec.buffer_num > 1 else 1
-    end = [[0.0] * n for _ in range(S)]
+    zeros = [0.0] * n
+    end = [zeros[:] for _ in range(S)]
     nxt = [0] * S
-    gidx = [0] * S
-    gleft = cp.gleft[:]
     last = S - 1
     label = spec.name
     block_end = base
@@ -189,46 +257,26 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     l2_total = 0
     wb_total = 0
     gm_total = 0
-    remaining = n * S
-    # per stage: (s, its end times, the previous stage's, the next stage's or None)
-    links = [(s, end[s], end[s - 1] if s else None, end[s + 1] if s < last else None) for s in range(S)]
-    single = n == 1   # one tile: only the first stage not yet run can start, at the previous one's end
-    if single:
-        links = ()
-    while remaining:
-        if single:
-            best_s = S - remaining
-            best_t = end[best_s - 1][0] if best_s else base
-        else:   # pick the startable stage with the earliest start
-            best_s = -1
-            best_t = 0.0
-        for s, end_s, end_prev, end_next in links:
-            i = nxt[s]
-            if i >= n:
-                continue
-            if end_prev is not None:
-                if nxt[s - 1] <= i:
-                    continue
-                t = end_prev[i]
-            else:
-                t = base
-            if end_next is not None and i >= bn:
-                j = i - bn
-                if nxt[s + 1] <= j:
-                    continue
-                if end_next[j] > t:
-                    t = end_next[j]
-            if i and end_s[i - 1] > t:
-                t = end_s[i - 1]
-            if best_s < 0 or t < best_t:
-                best_s = s
-                best_t = t
-        s = best_s
+
+    # cand[r] = _start_of(r, ...), kept up to date: a step of stage s (tile i) changes only
+    # its own next start, its successor's (if that waited for tile i) and its
+    # predecessor's (if that waited for the queue slot tile i frees)
+    cand = [_NEVER] * S
+    cand[0] = base
+    scan = SCAN_ALL
+    for _ in range(n * S):
+        # the startable stage with the earliest start, the first in stage order on a tie
+        if scan:   # the reference: every stage's start computed afresh
+            for r in range(S):
+                cand[r] = _start_of(r, nxt, end, n, base, last, bn)
+        best_t = min(cand)
+        s = cand.index(best_t)
         i = nxt[s]
-        cnt, eng, fixed, scalar, bus, keyed, nbytes, gm, write = groups[s][gidx[s]]
+        gm, dur, fixed, scalar, nbytes, gm_terms = tiles[s][i]
         if gm:
             if best_t > env.now:
-                yield env.timeout(best_t - env.now)
+                yield timeout(best_t - env.now)
+            eng, bus, keyed, write, j = gm_terms
             fin = best_t + eng
             miss = bus
             moved = 0
@@ -236,20 +284,19 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                 moved = int(bus * res)
                 miss -= moved
             if keyed:
-                j = cnt - gleft[s]
                 hit = 0
                 if write:   # write-back: into L2 (at the write rate) unless larger than L2
                     if not wfac:
                         wfac = l2_write_cost_factor(dev.chip)
                     for key, b in keyed:
-                        if cache.write((scope, key, j), b):
+                        if cache_write((scope, key, j), b):
                             hit += b
                         else:
                             miss += b
                     booked = hit * wfac
                 else:
                     for key, b in keyed:
-                        if cache.read((scope, key, j), b):
+                        if cache_read((scope, key, j), b):
                             hit += b
                         else:
                             miss += b
@@ -263,24 +310,22 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                     miss += wb
                     wb_total += wb
                 if hit:
-                    t = l2.reserve(best_t, booked)
+                    t = l2_reserve(best_t, booked)
                     if t > fin:
                         fin = t
                     l2_total += hit
             if moved:
-                t = l2.reserve(best_t, moved)
+                t = l2_reserve(best_t, moved)
                 if t > fin:
                     fin = t
                 l2_total += moved
             if miss:
-                t = hbm.reserve(best_t, miss)
+                t = hbm_reserve(best_t, miss)
                 if t > fin:
                     fin = t
                 hbm_total += miss
             gm_total += nbytes
             dur = fin - best_t + fixed
-        else:
-            dur = eng + fixed
         e = best_t + dur
         end[s][i] = e
         if dur > 0:
@@ -291,12 +336,46 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                 items_append((tracks[s], label, best_t, dur, i, nbytes))
         if e > block_end:
             block_end = e
-        nxt[s] = i + 1
-        gleft[s] -= 1
-        if not gleft[s] and gidx[s] + 1 < len(groups[s]):
-            gidx[s] += 1
-            gleft[s] = groups[s][gidx[s]][0]
-        remaining -= 1
+        k = i + 1
+        nxt[s] = k
+        # cand[s] = _start_of(s, ...), inlined (every step needs it): end[s][k - 1] is e
+        if k >= n or (s and nxt[s - 1] <= k):
+            t = _NEVER
+        else:
+            t = end[s - 1][k] if s else base
+            if s < last and k >= bn:
+                j = k - bn
+                if nxt[s + 1] <= j:
+                    t = _NEVER
+                elif end[s + 1][j] > t:
+                    t = end[s + 1][j]
+            if e > t:
+                t = e
+        cand[s] = t
+        if s < last and nxt[s + 1] == i:   # _start_of(s + 1, ...), inlined: it waited for this tile
+            r = s + 1
+            t = e
+            if r < last and i >= bn:
+                j = i - bn
+                if nxt[r + 1] <= j:
+                    t = _NEVER
+                elif end[r + 1][j] > t:
+                    t = end[r + 1][j]
+            if i and end[r][i - 1] > t:
+                t = end[r][i - 1]
+            cand[r] = t
+        if s and nxt[s - 1] - bn == i:   # _start_of(s - 1, ...), inlined: it waited for the slot tile i frees
+            r = s - 1
+            k = i + bn
+            if k >= n or (r and nxt[r - 1] <= k):
+                t = _NEVER
+            else:
+                t = end[r - 1][k] if r else base
+                if e > t:
+                    t = e
+                if end[r][k - 1] > t:
+                    t = end[r][k - 1]
+            cand[r] = t
     if block_end > env.now:
         yield env.timeout(block_end - env.now)
     book_block(stats, pipes, busy_pipe, fixed_pipe, scalar_busy, hbm_total, l2_total, wb_total, gm_total,
