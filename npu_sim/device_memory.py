@@ -6,6 +6,9 @@ Rules (DESIGN.md section 6, from the aclrtMalloc docs): addresses are
 freed allocation is a use-after-free, one outside any allocation (or running past
 its end) is out of bounds. Bytes live in one numpy ``uint8`` buffer per allocation
 (``np.zeros`` is lazily paged by the OS, so large idle allocations cost little).
+The zeroed buffer itself is made at an allocation's first access, not by
+:meth:`DeviceMemory.malloc`: an allocation whose first access is a sharing write
+(below) never gets one.
 
 A host-to-device :meth:`DeviceMemory.write` that fills a whole allocation from bytes
 nobody can change (:func:`immutable_bytes`: e.g. an ONNX initializer's read-only view
@@ -46,10 +49,11 @@ class Allocation:
     addr: int
     size: int          #: usable bytes (requested, rounded to malloc_round_bytes)
     reserved: int      #: bytes taken from the address space (aligned)
-    data: np.ndarray | None
+    data: np.ndarray | None   #: None when unbacked, or backed but not accessed yet (``zero_pending``)
     live: bool = True
     shared: bool = False   #: ``data`` is a read-only view of immutable host bytes (module doc)
     derived: dict | None = None   #: :meth:`DeviceMemory.derived` entries, valid while ``shared``
+    zero_pending: bool = False    #: backed, reads as zeros, ``data`` not made yet (module doc)
 
 
 class DeviceMemory:
@@ -115,8 +119,7 @@ class DeviceMemory:
                     del self._free[i]
                 else:
                     self._free[i] = (addr + reserved, free - reserved)
-                data = np.zeros(size, dtype=np.uint8) if self.backed else None
-                self._allocs[addr] = Allocation(addr, size, reserved, data)
+                self._allocs[addr] = Allocation(addr, size, reserved, None, zero_pending=self.backed)
                 bisect.insort(self._starts, addr)
                 self.used_bytes += reserved
                 self.peak_bytes = max(self.peak_bytes, self.used_bytes)
@@ -140,6 +143,7 @@ class DeviceMemory:
         self._starts.remove(addr)
         alloc.live = False
         alloc.data = alloc.derived = None
+        alloc.zero_pending = False
         self.used_bytes -= alloc.reserved
         self._freed.append((addr, alloc.size))
         del self._freed[:-1024]
@@ -184,6 +188,8 @@ class DeviceMemory:
         else:
             extent = (sum((d - 1) * s for d, s in zip(shape, strides)) + dtype.itemsize) if all(shape) else 0
         alloc = self.find(addr, max(extent, 0))
+        if alloc.zero_pending:    # first access: the zeroed buffer malloc deferred
+            alloc.data, alloc.zero_pending = np.zeros(alloc.size, dtype=np.uint8), False
         if alloc.data is None:
             raise DeviceMemoryError("out_of_bounds", "device memory is not backed (timing-only mode)")
         if alloc.shared and writable:
@@ -228,7 +234,7 @@ class DeviceMemory:
         if self.backed and src.size and (isinstance(data, bytes) or immutable_bytes(src)):
             alloc = self.find(addr, src.size)
             if alloc.addr == addr and alloc.size == src.size:
-                alloc.data, alloc.shared, alloc.derived = src, True, None
+                alloc.data, alloc.shared, alloc.derived, alloc.zero_pending = src, True, None, False
                 return
         self.array(addr, (src.size,), np.uint8)[...] = src
 

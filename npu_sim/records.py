@@ -36,6 +36,7 @@ import os
 import pickle
 import tempfile
 from array import array
+from itertools import compress
 from operator import is_, itemgetter
 from typing import Any, Iterator
 
@@ -754,6 +755,16 @@ class SpanColumns:
             self._names.append(v)
         return i
 
+    def _ids_of(self, values) -> Iterator[int]:
+        """The ids of ``values``, as ``map(self._id, values)`` gives them (new values
+        interned in the order they first occur), with one Python step per distinct
+        value rather than per value."""
+        ids, intern = self._ids, self._id
+        for v in dict.fromkeys(values):
+            if v not in ids:
+                intern(v)
+        return map(ids.__getitem__, values)
+
     def _other(self, e) -> None:
         self.kind.append(2)
         self.x.append(len(self.objs))
@@ -872,7 +883,6 @@ class SpanColumns:
                     self.add_pipe(e)
                 continue
             m = len(chunk)
-            _id = self._id
             tracks, names, t0, dur, tile, nb = zip(*chunk)
             try:   # before any column grows: an int outside int64 sends the chunk entry by entry
                 tile, nb = array("q", tile), array("q", nb)
@@ -881,8 +891,8 @@ class SpanColumns:
                     self.add_pipe(e)
                 continue
             self.kind.extend(b"\x01" * m)
-            self.track.extend(map(_id, tracks))
-            self.name.extend(map(_id, names))
+            self.track.extend(self._ids_of(tracks))
+            self.name.extend(self._ids_of(names))
             self.cat.extend(array("i", bytes(4 * m)))
             self.t0.extend(t0)
             self.dur.extend(dur)
@@ -891,22 +901,28 @@ class SpanColumns:
             self.flag.extend(bytes(m))
             self._maybe_spill()
 
-    def entries(self):
+    def entries(self) -> list:
         """The stored entries in order, each as the recorder had it: a 6-tuple (pipe),
         an 8-tuple (span, args rebuilt once per stored args dict) or the kept entry."""
         built: dict[int, dict] = {}
+        out: list = []
         for k in range(len(self._spool) if self._spool is not None else 0):
-            yield from self._segment_entries(self._spool.read(k), built)
-        yield from self._segment_entries(self._cols() + (self.objs,), built)
+            out += self._segment_entries(self._spool.read(k), built)
+        out += self._segment_entries(self._cols() + (self.objs,), built)
+        return out
 
-    def _segment_entries(self, seg: tuple, built: dict):
+    def _segment_entries(self, seg: tuple, built: dict) -> list:
+        """One segment's entries (see :meth:`entries`). Every entry is first built as
+        a pipe 6-tuple straight from the columns (C-level ``zip``: most entries are
+        pipe spans); the few others are then replaced one by one."""
         kind, track, name, cat, t0, dur, x, y, flag, objs = seg
         names, args = self._names, self.args
-        for j in range(len(kind)):
-            k = kind[j]
-            if k == 1:
-                yield (names[track[j]], names[name[j]], t0[j], dur[j], x[j], y[j])
-            elif k == 0:
+        name_of = names.__getitem__
+        out = list(zip(map(name_of, track), map(name_of, name), t0, dur, x, y))
+        if kind.count(1) == len(kind):
+            return out
+        for j in compress(range(len(kind)), map((1).__ne__, kind)):
+            if kind[j] == 0:
                 ai = x[j]
                 if ai == -1:
                     a = None
@@ -917,10 +933,11 @@ class SpanColumns:
                     if a is None:
                         a = built[ai] = args.get(ai)
                 fid = y[j]
-                yield (names[track[j]], names[name[j]], t0[j], dur[j], names[cat[j]], a,
-                       None if fid == _NONE else fid, bool(flag[j]))
+                out[j] = (names[track[j]], names[name[j]], t0[j], dur[j], names[cat[j]], a,
+                          None if fid == _NONE else fid, bool(flag[j]))
             else:
-                yield objs[x[j]]
+                out[j] = objs[x[j]]
+        return out
 
     def clear(self) -> None:
         for col in (self.kind, self.flag, self.track, self.name, self.cat, self.t0, self.dur, self.x, self.y):
