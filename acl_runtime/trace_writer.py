@@ -20,7 +20,7 @@ pure-Python encoder (1.6 M small writes for light ResNet-50). This module:
   finds an overlap, or a time is not finite, or a span is not a plain record, it
   defers to ``traces.chrome_trace`` so the error is the reference one;
 * joins the event texts and writes them with one ``f.write``;
-* pauses Python's cyclic garbage collector while it builds (:func:`_gc_paused`): the
+* pauses Python's cyclic garbage collector while it builds (``npu_sim.host_gc.gc_paused``): the
   build makes tens of thousands of tuples, lists and strings (no reference cycles),
   which set off full collections over the whole process heap (20-25 ms of a 75 ms
   trace phase, light ResNet-50 full run, measured).
@@ -33,15 +33,15 @@ the bytes with the reference writer.
 """
 from __future__ import annotations
 
-import gc
 import gzip
 import json
-from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from npu_sim.host_gc import gc_paused
 
 _DUMPS = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode   # as write_chrome_trace's json.dump
 
@@ -318,21 +318,6 @@ def _fast_text(source: Any, metadata: dict | None) -> str:
     return f'{{"traceEvents":[{",".join(parts)}],"displayTimeUnit":"ns","otherData":{_DUMPS(other)}}}'
 
 
-@contextmanager
-def _gc_paused():
-    """Run the body with the cyclic garbage collector disabled, enabled again after
-    (also on an exception) unless it was already disabled. Objects freed by reference
-    counting are freed as before; only cycle detection waits until the end."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def chrome_trace_text(source: Any, metadata: dict | None = None) -> str:
     """``json.dumps(to_chrome_trace(source, metadata=metadata), allow_nan=False,
     separators=(",", ":"))``: the fast path when ``source`` is a ``trace_records()``
@@ -340,7 +325,7 @@ def chrome_trace_text(source: Any, metadata: dict | None = None) -> str:
     overlap check. Raises what ``to_chrome_trace`` raises (ValueError naming the
     track when spans overlap, or the span whose time is not finite; TypeError for a
     span that is not a record). The garbage collector is paused meanwhile (module doc)."""
-    with _gc_paused():
+    with gc_paused():
         try:
             return _fast_text(source, metadata)
         except _Fallback:

@@ -1,5 +1,5 @@
 """The trace writer pauses the cyclic garbage collector while it builds the text
-(``acl_runtime.trace_writer._gc_paused``) and leaves it as it found it: enabled again
+(``npu_sim.host_gc.gc_paused``, used by acl_runtime.trace_writer) and leaves it as it found it: enabled again
 after a build, after a build that raised, and still disabled when the caller had
 disabled it; the text is the reference writer's either way."""
 from __future__ import annotations
