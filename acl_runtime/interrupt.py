@@ -48,7 +48,13 @@ def run_until(dev, event, progress=None, flush=None) -> bool:
     """``flush()`` (the launch queue's hand-over, if given) then
     ``dev.run_until(event, progress)`` (``npu_sim.Device.run_until``: True when
     ``event`` was processed, False on a deadlock), with SIGINT deferred to the next
-    step boundary, where it raises KeyboardInterrupt with the device consistent."""
+    step boundary, where it raises KeyboardInterrupt with the device consistent.
+    An ``event`` already processed (a blocking copy run at submission,
+    ``npu_sim.memcpy_fast``) needs no run: only ``flush()``."""
+    if event is not None and event.callbacks is None:   # processed: dev.run_until would take no step
+        if flush is not None:
+            flush()
+        return True
     with deferred_sigint() as hit:
         if flush is not None:
             flush()

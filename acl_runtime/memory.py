@@ -183,7 +183,7 @@ class Memory:
         if captured:   # replays read the (page-locked) host buffer when they run
             rt.streams.capture_manager.task(s, "memcpy", f"aclrtMemcpyAsync {tag}", (count, tag, apply, reads, writes))
             return
-        proc = dev.submit_memcpy(s, count, tag, apply, t, fid, writes[0] if writes else None)
+        proc = dev.submit_memcpy(s, count, tag, apply, t, fid, writes[0] if writes else None, sync)
         if SANITIZER.enabled:
             SANITIZER.task(s.stream_id, f"aclrtMemcpy{'' if sync else 'Async'} {tag}", reads=reads, writes=writes)
         if sync:
@@ -240,7 +240,7 @@ class Memory:
         if captured:
             rt.streams.capture_manager.task(s, "memset", call, (count, "MEMSET", apply, (), writes))
             return
-        proc = dev.submit_memcpy(s, count, "MEMSET", apply, t, fid, writes[0])
+        proc = dev.submit_memcpy(s, count, "MEMSET", apply, t, fid, writes[0], sync)
         if SANITIZER.enabled:
             SANITIZER.task(s.stream_id, call, writes=writes)
         if sync:

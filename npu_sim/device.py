@@ -30,7 +30,7 @@ from .hardware.cores import CoreScheduler, buffer_capacity, make_cores
 from .hardware.l2 import GmL2, L2Cache
 from .metrics import kernel_metrics
 from .records import KernelRecords
-from . import stream_runner
+from . import memcpy_fast, stream_runner
 from .hardware.inline import run_kernel_inline
 from .hardware.kernel_plan import KernelPlan
 from .hardware.pipeline import AIV_PIPES, CompiledProgram, KernelStats, compile_program, run_block
@@ -550,14 +550,20 @@ class Device:
         self.scheduler.release(group)
 
     def submit_memcpy(self, stream: Stream, nbytes: int, kind: str, apply: Callable[[], None] | None,
-                      enqueue_ns: float, flow_id: int | None = None, dst=None) -> simpy.Process:
+                      enqueue_ns: float, flow_id: int | None = None, dst=None, blocking: bool = False) -> simpy.Event:
         """Enqueue a copy of ``nbytes``. ``kind``: "H2D", "D2H", "D2D" (H2H is host-only),
         or "MEMSET" (aclrtMemset: ``nbytes`` written, nothing read). ``apply`` moves the
         bytes when the copy completes. ``dst``: the (address, nbytes) device range it
         writes, or None; the L2 kept across kernels forgets it when the copy ends
-        (hardware/l2.py ``GmL2.invalidate``). Time: see hardware/cost.py ``memcpy_ns`` / ``memset_ns``."""
-        return self._chain(stream, self._run_memcpy, (stream, nbytes, kind, apply, flow_id, dst), enqueue_ns,
-                           f"memcpy {kind}")
+        (hardware/l2.py ``GmL2.invalidate``). Time: see hardware/cost.py ``memcpy_ns`` / ``memset_ns``.
+        Returns the task's end event. ``blocking``: the caller runs the device until that
+        event at once (a synchronous copy); on an idle device the copy then runs here,
+        without SimPy steps, to the same times (npu_sim/memcpy_fast.py), and the event
+        returned has been processed."""
+        args = (stream, nbytes, kind, apply, flow_id, dst)
+        if blocking and memcpy_fast.ENABLED and memcpy_fast.idle(self, stream):
+            return memcpy_fast.run_now(self, stream, self._run_memcpy, args, enqueue_ns, f"memcpy {kind}")
+        return self._chain(stream, self._run_memcpy, args, enqueue_ns, f"memcpy {kind}")
 
     def _run_memcpy(self, stream, nbytes, kind, apply, flow_id, dst=None):
         env = self.env
