@@ -115,6 +115,15 @@ class Memory:
         registered buffer each: quadratic); others scan the buffers."""
         ptr = as_int(ptr, "host pointer", min_value=0)
         nbytes = as_int(nbytes, "host byte count", min_value=0)
+        base, arr = self._host_buf(ptr, nbytes, writable)
+        flat = arr.ravel(order="K").view(np.uint8)  # memory order: a view, never a copy
+        return flat[ptr - base: ptr - base + nbytes]
+
+    def _host_buf(self, ptr: int, nbytes: int, writable: bool = False) -> tuple[int, np.ndarray]:
+        """``(base, array)``: the known host buffer holding ``[ptr, ptr + nbytes)``
+        (ints >= 0); AclError 100000 if none does, or (``writable``) if numpy does not
+        let us write it. :meth:`host_view` without building the view (a timing-only
+        copy only checks its host side)."""
         hit = self._host_bufs.get(ptr)   # the common case, a copy from a buffer's start: O(1), no scan
         cands = [(ptr, hit)] if hit is not None and nbytes <= hit.nbytes else list(self._host_bufs.items())
         for base, arr in cands:
@@ -122,8 +131,7 @@ class Memory:
                 if writable and not arr.flags.writeable:
                     raise AclError(C.ACL_ERROR_INVALID_PARAM,
                                    f"memcpy dst: host buffer at {ptr:#x} is not writable (a read-only numpy array)")
-                flat = arr.ravel(order="K").view(np.uint8)  # memory order: a view, never a copy
-                return flat[ptr - base: ptr - base + nbytes]
+                return base, arr
         raise AclError(C.ACL_ERROR_INVALID_PARAM,
                        f"host pointer {ptr:#x} (+{nbytes} B) is not inside a buffer from acl.util.numpy_to_ptr "
                        "or acl.rt.malloc_host")
@@ -140,11 +148,14 @@ class Memory:
         aclrtMemcpyAsync of ``count`` bytes; ``kind`` 0 H2H, 1 H2D, 2 D2H, 3 D2D."""
         rt = self.rt
         dev = self.ctx.need_device()
-        dst, src, dst_max, count = (as_int(v, f"memcpy {name}", min_value=0) for name, v in
-                                    (("dst", dst), ("src", src), ("dst_max", dst_max), ("count", count)))
+        if not (dst.__class__ is int and src.__class__ is int and dst_max.__class__ is int   # the common case,
+                and count.__class__ is int and dst >= 0 and src >= 0 and dst_max >= 0 and count >= 0):   # cheaply
+            dst, src, dst_max, count = (as_int(v, f"memcpy {name}", min_value=0) for name, v in
+                                        (("dst", dst), ("src", src), ("dst_max", dst_max), ("count", count)))
         if count > dst_max:
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"memcpy count {count} exceeds dst_max {dst_max}")
-        kind = as_int(kind, "memcpy kind")
+        if kind.__class__ is not int:
+            kind = as_int(kind, "memcpy kind")
         if kind not in (0, 1, 2, 3):
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown memcpy kind {kind!r}")
         s = rt.streams.stream(stream)
@@ -157,19 +168,28 @@ class Memory:
             self.host_view(dst, count, writable=True)[...] = self.host_view(src, count)
             return
         if kind == C.ACL_MEMCPY_HOST_TO_DEVICE:
-            hv = self.host_view(src, count)
-            self._check_dev(dst, count)
-            # async copies read the host buffer at enqueue (pinned-copy model); timing-only runs move no bytes
-            snapshot = hv.copy() if (not sync and dev.backed and not captured) else hv
-            apply = (lambda: mem.write(dst, snapshot)) if dev.backed else None
+            if dev.backed:
+                hv = self.host_view(src, count)
+                self._check_dev(dst, count)
+                # async copies read the host buffer at enqueue (pinned-copy model)
+                snapshot = hv.copy() if (not sync and not captured) else hv
+                apply = (lambda: mem.write(dst, snapshot))
+            else:   # timing-only runs move no bytes: the host side is only checked
+                self._host_buf(src, count)
+                self._check_dev(dst, count)
+                apply = None
             tag = "H2D"
         elif kind == C.ACL_MEMCPY_DEVICE_TO_HOST:
-            hv = self.host_view(dst, count, writable=True)
-            self._check_dev(src, count)
+            if dev.backed:
+                hv = self.host_view(dst, count, writable=True)
+                self._check_dev(src, count)
 
-            def apply():
-                if dev.backed:
+                def apply():
                     hv[...] = mem.read(src, count)
+            else:   # timed, the host buffer left as it is (see the end)
+                self._host_buf(dst, count, writable=True)
+                self._check_dev(src, count)
+                apply = None
             tag = "D2H"
         else:
             self._check_dev(src, count)
