@@ -25,6 +25,7 @@ drops them with the sharing.
 from __future__ import annotations
 
 import bisect
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -184,7 +185,7 @@ class DeviceMemory:
         dtype = np.dtype(dtype)
         shape = tuple(int(s) for s in shape)
         if strides is None:
-            extent = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            extent = math.prod(shape) * dtype.itemsize   # Python ints: np.prod costs ~2.5 us a call
         else:
             extent = (sum((d - 1) * s for d, s in zip(shape, strides)) + dtype.itemsize) if all(shape) else 0
         alloc = self.find(addr, max(extent, 0))
