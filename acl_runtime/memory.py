@@ -43,9 +43,10 @@ class Memory:
         """aclrtMalloc -> device pointer. 100000 for a bad size or policy, 207001 when it
         does not fit in HBM."""
         dev = self.ctx.need_device()
-        if as_int(policy, "malloc policy") not in (0, 1, 2):
+        if (policy if policy.__class__ is int else as_int(policy, "malloc policy")) not in (0, 1, 2):
             raise AclError(C.ACL_ERROR_INVALID_PARAM, f"unknown malloc policy {policy!r}")
-        size = as_int(size, "malloc size", min_value=1)
+        if size.__class__ is not int or size < 1:   # a plain positive int needs no conversion
+            size = as_int(size, "malloc size", min_value=1)
         try:
             addr = dev.memory.malloc(size)
         except DeviceMemoryError as e:

@@ -100,7 +100,7 @@ class ModelRunner:
         return t
 
     def alloc(self, name, shape, dtype) -> DTensor:
-        shape = tuple(int(d) for d in shape)
+        shape = tuple(map(int, shape))
         dtype = np.dtype(dtype)
         nbytes = max(math.prod(shape) * dtype.itemsize, 1)   # Python ints (np.prod costs ~2.5 us a call)
         if self._lowering and self.memory != "naive":

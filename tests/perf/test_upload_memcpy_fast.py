@@ -139,3 +139,25 @@ def test_prepare_matches_the_event_path(monkeypatch):
         memcpy_fast.ENABLED = ref_enabled
     assert fast[0] == ref[0] and fast[1] == ref[1]
     np.testing.assert_array_equal(fast[2], ref[2])
+
+
+def test_run_until_takes_no_step_for_a_processed_event():
+    """``acl_runtime.interrupt.run_until`` with an event already processed (what a
+    blocking copy on an idle device returns) hands the launch queue over and returns
+    True without stepping the device: a task queued on another stream stays queued,
+    as ``Device.run_until`` would leave it."""
+    import simpy
+    from acl_runtime.interrupt import run_until
+    from npu_sim import Device
+    from npu_sim.chips import PRESETS
+    dev = Device(PRESETS["tiny"], backed=False)
+    s0, s1 = dev.create_stream(), dev.create_stream()
+    done = memcpy_fast.run_now(dev, s0, dev._run_memcpy, (s0, 4096, "H2D", None, None, None), 50.0, "memcpy H2D")
+    assert done.processed and dev.env.now > 50.0 and s0.task_count == 1
+    pending = dev.submit_memcpy(s1, 4096, "D2D", None, dev.env.now)
+    flushed = []
+    assert run_until(dev, done, None, lambda: flushed.append(1)) is True
+    assert flushed == [1] and not pending.processed and dev.env._queue
+    assert run_until(dev, pending) is True and pending.processed
+    ev = simpy.Event(dev.env)
+    assert run_until(dev, ev) is False   # nothing left that could trigger it: a deadlock, as before
