@@ -293,17 +293,29 @@ def _place(order: list[int], sizes: list[int], conflict: list[int]) -> tuple[dic
     arena = 0
     for i in order:
         size = sizes[i]
-        busy = sorted((offsets[j], offsets[j] + sizes[j]) for j in _bits(conflict[i] & placed))
-        best, best_gap, cursor = None, None, 0
-        for lo, hi in busy:
-            gap = lo - cursor
-            if gap >= size and (best_gap is None or gap < best_gap):
-                best, best_gap = cursor, gap
-            cursor = max(cursor, hi)
-        off = cursor if best is None else best
+        m = conflict[i] & placed
+        off = 0   # nothing placed conflicts: the bottom
+        if m:
+            busy = []   # (offset, end) of the placed conflicting ones (the set bits of m, as _bits)
+            while m:
+                low = m & -m
+                j = low.bit_length() - 1
+                o = offsets[j]
+                busy.append((o, o + sizes[j]))
+                m ^= low
+            busy.sort()
+            best, best_gap, cursor = None, None, 0
+            for lo, hi in busy:
+                gap = lo - cursor
+                if gap >= size and (best_gap is None or gap < best_gap):
+                    best, best_gap = cursor, gap
+                if hi > cursor:
+                    cursor = hi
+            off = cursor if best is None else best
         offsets[i] = off
         placed |= 1 << i
-        arena = max(arena, off + size)
+        if off + size > arena:
+            arena = off + size
     return offsets, arena
 
 
@@ -596,10 +608,11 @@ def plan_buffers(buffers: Iterable[BufferRequest], alignment: int = 1) -> Buffer
         raise ValueError(f"alignment must be a positive int (bytes), got {alignment!r}")
     seen: set = set()
     for b in bufs:
-        for name in ("lower", "upper", "size_bytes"):
-            v = getattr(b, name)
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise ValueError(f"buffer {b.buffer_id!r}: {name} must be an int, got {v!r}")
+        if not (b.lower.__class__ is int and b.upper.__class__ is int and b.size_bytes.__class__ is int):
+            for name in ("lower", "upper", "size_bytes"):   # plain ints (the common case) need no check
+                v = getattr(b, name)
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise ValueError(f"buffer {b.buffer_id!r}: {name} must be an int, got {v!r}")
         if b.size_bytes < 0:
             raise ValueError(f"buffer {b.buffer_id!r}: negative size {b.size_bytes}")
         if b.lower >= b.upper:
@@ -616,7 +629,7 @@ def plan_buffers(buffers: Iterable[BufferRequest], alignment: int = 1) -> Buffer
     for _, _, d in events:
         cur += d
         lower = max(lower, cur)
-    cbytes = {i: sum(sizes[j] for j in _bits(conflict[i])) for i in live}
+    cbytes = {i: sum([sizes[j] for j in _bits(conflict[i])]) for i in live}
     orders = {
         "size": sorted(live, key=lambda i: (-sizes[i], bufs[i].lower, i)),
         "start": sorted(live, key=lambda i: (bufs[i].lower, -sizes[i], i)),
