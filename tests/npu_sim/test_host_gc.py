@@ -107,3 +107,43 @@ def test_gc_pause_env_off_word(monkeypatch):
     monkeypatch.setenv(GC_PAUSE_ENV, "off")
     with gc_paused():
         assert gc.isenabled()
+
+
+class _Node:
+    def __init__(self):
+        self.me = self   # a reference cycle: only the cyclic collector frees it
+
+
+def test_objects_built_in_a_pause_skip_the_young_generations():
+    import weakref
+    with gc_paused():
+        keep = [[i] for i in range(5000)]
+        cyc = _Node()
+    ref = weakref.ref(cyc)
+    del cyc
+    assert gc.get_count()[0] < 1000   # not 5000 pending young objects
+    assert all(gc.is_tracked(x) for x in keep[:3])
+    gc.collect(1)                     # a young collection does not see the promoted cycle ...
+    assert ref() is not None
+    gc.collect()                      # ... a full one frees it
+    assert ref() is None
+
+
+def test_promoted_garbage_is_bounded_by_a_full_collection(monkeypatch):
+    import weakref
+
+    from npu_sim import host_gc
+    monkeypatch.setattr(host_gc, "PROMOTE_LIMIT", 2000)
+    gc.collect()
+    with gc_paused():
+        pass                          # the bookkeeping starts from the current heap
+    full_before = gc.get_stats()[2]["collections"]
+    with gc_paused():
+        junk = [_Node() for _ in range(3000)]
+    refs = [weakref.ref(x) for x in junk[:5]]
+    del junk
+    with gc_paused():
+        more = [[i] for i in range(3000)]   # over the limit: this pause ends with a full collection
+    assert gc.get_stats()[2]["collections"] > full_before
+    assert all(r() is None for r in refs)
+    assert len(more) == 3000
