@@ -19,6 +19,9 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
+from . import onnx_shape_rules as _rules
+from .onnx_signatures import signature
+
 
 @lru_cache(maxsize=None)
 def schema_at(op_type: str, opset: int, domain: str = "") -> onnx.defs.OpSchema | None:
@@ -205,18 +208,20 @@ def fast_output_shape(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: 
     most of a CNN's load), from opset 7 on: pointwise ops (same shape),
     Add/Sub/Mul/Div/Sum (numpy broadcasting; Sum from opset 8), inference
     BatchNormalization with 1-D statistics of C values, Concat, MatMul of ranks >= 2
-    and Conv with explicit pads. None for
+    and Conv with explicit pads, and the ops of :mod:`frontend.onnx_shape_rules`. None for
     anything else (the caller runs onnx's inference then), so every shape recorded is
     onnx's; ``tests/perf/test_graphprep_infer.py`` compares both on every light model
     and on random nodes."""
     if len(node.output) != 1 or node.domain not in ("", "ai.onnx") or opset < 7:
         return None
     op = node.op_type
+    if op in _rules.OPS:
+        return _more(node, op, shapes, dtypes, consts, opset)
     if op not in _SAME_SHAPE and op not in _BROADCAST and op not in ("Sum", "BatchNormalization", "Concat",
                                                                       "MatMul", "Conv"):
         return None
     ins = _static_inputs(node, shapes, dtypes, consts)
-    if ins is None or any(i is None for i in ins) or schema_at(op, opset) is None:
+    if ins is None or any(i is None for i in ins) or signature(op, opset) is None:
         return None
     dtype, dims = ins[0][1], [i[0] for i in ins]
     if op in _SAME_SHAPE and len(dims) == 1:
@@ -251,3 +256,35 @@ def fast_output_shape(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: 
         out = _conv_shape(node, dims[0], dims[1])
         return None if out is None else (out, dtype)
     return None
+
+
+def _more(node: onnx.NodeProto, op: str, shapes: dict, dtypes: dict, consts: dict,
+          opset: int) -> tuple[tuple, np.dtype] | None:
+    """:func:`fast_output_shape` for :data:`frontend.onnx_shape_rules.OPS`: Reshape's data
+    input of any known dtype with a constant int64 shape (opset >= 5), the others with
+    float inputs as :func:`_static_inputs` takes them; only nodes whose attributes the
+    schema at ``opset`` accepts (onnx rejects the others)."""
+    sig = signature(op, opset)
+    if sig is None or not sig.attributes_ok(node):
+        return None
+    if op == "Reshape":
+        if opset < 5 or len(node.input) != 2 or node.input[1] not in consts:
+            return None
+        x = node.input[0]
+        if x in consts:
+            a = consts[x]
+            sd = (tuple(a.shape), a.dtype)
+        elif x in shapes and x in dtypes:
+            sd = (shapes[x], dtypes[x])
+        else:
+            return None
+        zero = _attr(node, "allowzero", 0) if opset >= 14 else 0
+        if not isinstance(zero, int):
+            return None
+        out = _rules.reshape_shape(sd[0], consts[node.input[1]], zero)
+        return None if out is None else (out, sd[1])
+    ins = _static_inputs(node, shapes, dtypes, consts)
+    if ins is None:
+        return None
+    out = _rules.rule_shape(node, op, ins, opset)
+    return None if out is None else (out, ins[0][1])

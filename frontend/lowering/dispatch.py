@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import UnsupportedModelError
 from ..graph import Node
-from ..onnx_infer import latest_schema, schema_at
+from ..onnx_signatures import OPTIONAL, latest_signature, signature
 from .attrs import bad
 from .registry import handler, supported_ops
 from .tensors import DTensor
@@ -19,10 +19,10 @@ from .tensors import DTensor
 
 def _check_arity(node: Node, ins: list, opset: int) -> None:
     """Input/output counts and required inputs against the ONNX schema at ``opset``
-    (skipped for internal op types such as FlashAttentionScore)."""
-    import onnx
+    (skipped for internal op types such as FlashAttentionScore), read from
+    :mod:`frontend.onnx_signatures` (onnx's schemas without building its registry)."""
     # newer than the model's opset: its first schema; no schema at all: an internal fused node
-    schema = schema_at(node.op_type, opset) or latest_schema(node.op_type)
+    schema = signature(node.op_type, opset) or latest_signature(node.op_type)
     if schema is None:
         return
     if not schema.min_input <= len(ins) <= schema.max_input:
@@ -32,12 +32,11 @@ def _check_arity(node: Node, ins: list, opset: int) -> None:
     if not schema.min_output <= n_out <= schema.max_output or not n_out or not node.outputs[0]:
         raise bad(node, f"has outputs {node.outputs}; the opset-{opset} schema takes {schema.min_output}.."
                         f"{schema.max_output} with the first one named")
-    optional = onnx.defs.OpSchema.FormalParameterOption.Optional
-    formals = list(schema.inputs)
+    formals = schema.inputs
     for i, t in enumerate(ins):
-        formal = formals[min(i, len(formals) - 1)]  # the last formal may be variadic
-        if t is None and formal.option != optional:
-            raise bad(node, f"required input {i} ({formal.name}) is missing")
+        name, option = formals[min(i, len(formals) - 1)]  # the last formal may be variadic
+        if t is None and option != OPTIONAL:
+            raise bad(node, f"required input {i} ({name}) is missing")
 
 
 def lower_node(ctx, node: Node, ins: list[DTensor], opset: int):
