@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dtypes import aclDataType, aclFormat, dtype_name, to_numpy_dtype
+from .dtypes import TO_NUMPY, aclDataType, aclFormat, dtype_name, to_numpy_dtype
 from .status import ACLNN_SUCCESS, ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULLPTR, LAST_ERROR
 
 
@@ -106,6 +106,10 @@ def _as_ints(api: str, name: str, seq) -> list[int]:
     return [_as_int(api, f"{name} element", v) for v in seq]
 
 
+#: False: every :func:`aclCreateTensor` call takes the checked path (the reference that
+#: tests/perf/test_prep_create_tensor.py compares the fast path against)
+FAST_CREATE = True
+
 #: the largest element count an aclTensor's int64 dims can describe (CANN's aclCreateTensor
 #: takes int64_t viewDims/storageDims)
 _MAX_ELEMENTS = 2**63 - 1
@@ -128,8 +132,47 @@ def _new_tensor(view: list, dt: int, strides: tuple, offset: int, fmt: int, stor
     t.storage_shape = tuple(storage)
     t.tensor_data = addr
     t.destroyed = False
-    t.np_dtype = to_numpy_dtype(dtype)
+    np_dtype = TO_NUMPY.get(dtype)
+    t.np_dtype = np_dtype if np_dtype is not None else to_numpy_dtype(dtype)   # (raises ValueError)
     return t
+
+
+#: classes the fast path of :func:`aclCreateTensor` takes for a dtype / format code as they
+#: are (a bool, a float or a numpy integer goes through the checked path)
+_INT = frozenset({int})
+_DT_CLASSES = frozenset({int, aclDataType})
+_FMT_CLASSES = frozenset({int, aclFormat})
+
+
+def _fast_tensor(view_dims, data_type, stride, offset, fmt_code, storage_dims, addr):
+    """:func:`aclCreateTensor` for the common call (tuples or lists of plain ints, stride
+    None or plain ints, int offset and address, int or enum codes) that passes every
+    check: the same aclTensor. None for anything else, which the checked path then
+    handles (and refuses with its own message)."""
+    vc, sc = view_dims.__class__, storage_dims.__class__
+    if ((vc is not tuple and vc is not list) or (sc is not tuple and sc is not list)
+            or offset.__class__ is not int or addr.__class__ is not int
+            or data_type.__class__ not in _DT_CLASSES or fmt_code.__class__ not in _FMT_CLASSES
+            or not {*map(type, view_dims)} <= _INT or not {*map(type, storage_dims)} <= _INT):
+        return None
+    if stride is None:
+        strides = contiguous_strides(view_dims)
+    else:
+        if (stride.__class__ is not tuple and stride.__class__ is not list) or not {*map(type, stride)} <= _INT:
+            return None
+        strides = tuple(stride)
+        if len(strides) != len(view_dims) or (strides and min(strides) < 0):
+            return None
+    if (data_type not in _DATA_TYPES or fmt_code not in _FORMATS or offset < 0 or addr < 0 or addr % 32
+            or (view_dims and min(view_dims) < 0) or (storage_dims and min(storage_dims) < 0)):
+        return None
+    n_storage = math.prod(storage_dims)
+    n_view = math.prod(view_dims)
+    if n_storage > _MAX_ELEMENTS or n_view > _MAX_ELEMENTS:
+        return None
+    if n_view and offset + sum([(d - 1) * s for d, s in zip(view_dims, strides)]) >= n_storage:
+        return None
+    return _new_tensor(view_dims, data_type, strides, offset, fmt_code, storage_dims, addr)
 
 
 def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, tensor_data):  # noqa: N802,A002
@@ -144,6 +187,10 @@ def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, 
     """
     api = "aclCreateTensor"
     try:
+        if FAST_CREATE and view_dims is not None and storage_dims is not None:
+            t = _fast_tensor(view_dims, data_type, stride, offset, format, storage_dims, tensor_data)
+            if t is not None:
+                return t
         if view_dims is None or storage_dims is None:
             return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{api}: viewDims and storageDims must not be null")
         view = _as_ints(api, "viewDims", view_dims)
