@@ -4,6 +4,9 @@ Metadata follows opbase (acl_meta.h): the view (shape, strides in elements, offs
 in elements), the storage (shape, format) and the device address ``tensor_data``.
 A tensor holds an address but the executor built from it does not: phase 2 reads
 the address again (or the one set by aclSetInputTensorAddr).
+
+(Over 300 lines on purpose: aclCreateTensor's checked path and its fast path for the
+common call stay side by side, so a change to one check is made next to the other.)
 """
 from __future__ import annotations
 
@@ -106,8 +109,7 @@ def _as_ints(api: str, name: str, seq) -> list[int]:
     return [_as_int(api, f"{name} element", v) for v in seq]
 
 
-#: False: every :func:`aclCreateTensor` call takes the checked path (the reference that
-#: tests/perf/test_prep_create_tensor.py compares the fast path against)
+#: False: every :func:`aclCreateTensor` takes the checked path (tests/perf/test_prep_create_tensor.py)
 FAST_CREATE = True
 
 #: the largest element count an aclTensor's int64 dims can describe (CANN's aclCreateTensor
@@ -137,40 +139,34 @@ def _new_tensor(view: list, dt: int, strides: tuple, offset: int, fmt: int, stor
     return t
 
 
-#: classes the fast path of :func:`aclCreateTensor` takes for a dtype / format code as they
-#: are (a bool, a float or a numpy integer goes through the checked path)
-_INT = frozenset({int})
-_DT_CLASSES = frozenset({int, aclDataType})
-_FMT_CLASSES = frozenset({int, aclFormat})
+_INT, _DT_CLASSES, _FMT_CLASSES = frozenset({int}), frozenset({int, aclDataType}), frozenset({int, aclFormat})
 
 
 def _fast_tensor(view_dims, data_type, stride, offset, fmt_code, storage_dims, addr):
-    """:func:`aclCreateTensor` for the common call (tuples or lists of plain ints, stride
-    None or plain ints, int offset and address, int or enum codes) that passes every
-    check: the same aclTensor. None for anything else, which the checked path then
-    handles (and refuses with its own message)."""
+    """:func:`aclCreateTensor` for the common call that passes every check (tuples or lists
+    of plain ints, stride None or plain ints, int offset and address, int or enum codes):
+    the same aclTensor. None for anything else (a bool, float or numpy integer anywhere
+    included), which the checked path then handles and refuses with its own message."""
     vc, sc = view_dims.__class__, storage_dims.__class__
-    if ((vc is not tuple and vc is not list) or (sc is not tuple and sc is not list)
-            or offset.__class__ is not int or addr.__class__ is not int
-            or data_type.__class__ not in _DT_CLASSES or fmt_code.__class__ not in _FMT_CLASSES
-            or not {*map(type, view_dims)} <= _INT or not {*map(type, storage_dims)} <= _INT):
+    if ((vc is not tuple and vc is not list) or (sc is not tuple and sc is not list) or offset.__class__ is not int
+            or addr.__class__ is not int or data_type.__class__ not in _DT_CLASSES
+            or fmt_code.__class__ not in _FMT_CLASSES or not {*map(type, view_dims)} <= _INT
+            or not {*map(type, storage_dims)} <= _INT):
         return None
     if stride is None:
         strides = contiguous_strides(view_dims)
+    elif (stride.__class__ is not tuple and stride.__class__ is not list) or not {*map(type, stride)} <= _INT:
+        return None
     else:
-        if (stride.__class__ is not tuple and stride.__class__ is not list) or not {*map(type, stride)} <= _INT:
-            return None
         strides = tuple(stride)
         if len(strides) != len(view_dims) or (strides and min(strides) < 0):
             return None
     if (data_type not in _DATA_TYPES or fmt_code not in _FORMATS or offset < 0 or addr < 0 or addr % 32
             or (view_dims and min(view_dims) < 0) or (storage_dims and min(storage_dims) < 0)):
         return None
-    n_storage = math.prod(storage_dims)
-    n_view = math.prod(view_dims)
-    if n_storage > _MAX_ELEMENTS or n_view > _MAX_ELEMENTS:
-        return None
-    if n_view and offset + sum([(d - 1) * s for d, s in zip(view_dims, strides)]) >= n_storage:
+    n_storage, n_view = math.prod(storage_dims), math.prod(view_dims)
+    if n_storage > _MAX_ELEMENTS or n_view > _MAX_ELEMENTS or (
+            n_view and offset + sum([(d - 1) * s for d, s in zip(view_dims, strides)]) >= n_storage):
         return None
     return _new_tensor(view_dims, data_type, strides, offset, fmt_code, storage_dims, addr)
 
