@@ -76,46 +76,6 @@ def k_fractal(cube_dtype: str) -> int:
 MAX_CUBE_STEPS_PER_BLOCK = 256
 
 
-def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: int, k_frac: int,
-                     buffer_num: int):
-    """The (base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1,
-    as a list in enumeration order.
-
-    Edges start from {256, 128, 64, 32, 16} and are then balanced: ``ceil(dim /
-    edge)`` tiles of equal aligned size (so M = 129 gives 2 tiles of 80, not 128 + 1),
-    and K is split into equal chunks no longer than L1 allows.
-    """
-    frac = FRAC
-    l0a, l0b, l0c, l1 = chip.l0a_bytes, chip.l0b_bytes, chip.l0c_bytes, chip.l1_bytes
-    seen = set()
-    out = []
-    bns = [align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac) for bn0 in (256, 128, 64, 32, 16)]
-    for bm0 in (256, 128, 64, 32, 16):
-        bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
-        for bn in bns:
-            if (bm, bn) in seen:
-                continue
-            seen.add((bm, bn))
-            acc = bm * bn * 4  # L0C accumulates in fp32
-            l0c_buf = buffer_num if acc * buffer_num <= l0c else 1
-            if acc * l0c_buf > l0c:
-                continue
-            base_k = min(k_al, l0a // (buffer_num * bm * item), l0b // (buffer_num * bn * item)) // k_frac * k_frac
-            if base_k < k_frac:
-                continue
-            k_max = l1 // (buffer_num * (bm + bn) * item) // base_k * base_k
-            if k_max < base_k:
-                continue
-            kc_min = ceil_div(k_al, k_max)
-            # more, shorter K chunks than L1 forces let the copies overlap the Cube
-            for kc in sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}):
-                k_l1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac   # align_up(ceil_div(k_al, kc), k_frac)
-                if kc > kc_min and (k_l1 < k_frac or -(-k_al // k_l1) != kc):
-                    continue
-                out.append((bm, bn, base_k, k_l1, l0c_buf))
-    return out
-
-
 def _mte2_stage(bm: int, bn: int, kl1: int, item: int, a_gm_reuse: float) -> Stage:
     """The MTE2 stage of :func:`_step_stages`."""
     a_bytes = int(bm * kl1 * item / a_gm_reuse)
@@ -250,29 +210,65 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     # can neither be the fastest nor be within 3% of it (see _cube_ns)
     pending = []
     unique_in_l2 = unique <= chip.l2_bytes // 2
+    unique_hbm = unique / hbm_bw
     two_deep = buffer_num >= 2
     cube_memo = memo.get(("cube_of", cube_dtype))
     if cube_memo is None:
         cube_memo = memo[("cube_of", cube_dtype)] = {}
-    # ceil_div(a, b) written out as -(-a // b) (the same integers, no call per candidate)
-    for idx, (bm, bn, bk, kl1, l0c_buf) in enumerate(_cube_candidates(chip, m_al, n_al, k_al, item, k_frac,
-                                                                      buffer_num)):
-        tiles = batch * -(-m_al // bm) * -(-n_al // bn)
-        kc = -(-k_al // kl1)
-        steps = -(-tiles // cores) * kc
-        # the MTE2 bytes of one step, as _step_stages states them
-        traffic = tiles * kc * (int(bm * kl1 * item / a_gm_reuse) + kl1 * bn * item)
-        # re-reads come from L2 when the operands fit in it, else from HBM
-        bus = max(traffic / l2_bw, (unique if unique_in_l2 else traffic) / hbm_bw)
-        lb = bus
-        if two_deep:
-            macs = bm * bn * (-(-kl1 // k_frac) * k_frac)
-            cube_d = cube_memo.get(macs)
-            if cube_d is None:
-                cube_d = cube_memo[macs] = _cube_ns(memo, chip, macs, cube_dtype)
-            lb = max(cube_d + (steps - 1) * cube_d, bus)
-        # (lb, idx) is unique, so the plain tuple order is the order of (bound, enumeration)
-        pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf))
+    # the candidates (bm, bn, bk, kl1, l0c_buf) that fit L0A/L0B/L0C/L1, numbered ``idx`` in
+    # enumeration order, each bounded as soon as it is made (what depends only on the tile
+    # edges once per (bm, bn)). Edges start from {256, 128, 64, 32, 16} and are then
+    # balanced: ceil(dim / edge) tiles of equal aligned size (so M = 129 gives 2 tiles of
+    # 80, not 128 + 1), and K is split into equal chunks no longer than L1 allows.
+    # ceil_div(a, b) is written out as -(-a // b) (the same integers, no call per candidate)
+    l0a, l0b, l0c, l1 = chip.l0a_bytes, chip.l0b_bytes, chip.l0c_bytes, chip.l1_bytes
+    idx = 0
+    seen = set()
+    bns = [align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac) for bn0 in (256, 128, 64, 32, 16)]
+    for bm0 in (256, 128, 64, 32, 16):
+        bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
+        bm_tiles = batch * -(-m_al // bm)
+        for bn in bns:
+            if (bm, bn) in seen:
+                continue
+            seen.add((bm, bn))
+            acc = bm * bn * 4  # L0C accumulates in fp32
+            l0c_buf = buffer_num if acc * buffer_num <= l0c else 1
+            if acc * l0c_buf > l0c:
+                continue
+            bk = min(k_al, l0a // (buffer_num * bm * item), l0b // (buffer_num * bn * item)) // k_frac * k_frac
+            if bk < k_frac:
+                continue
+            k_max = l1 // (buffer_num * (bm + bn) * item) // bk * bk
+            if k_max < bk:
+                continue
+            kc_min = -(-k_al // k_max)
+            tiles = bm_tiles * -(-n_al // bn)
+            waves = -(-tiles // cores)
+            a_row, b_row = bm * item, bn * item
+            # more, shorter K chunks than L1 forces let the copies overlap the Cube
+            # (sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}), spelled out)
+            for kc in ((1, 2, 3, 4) if kc_min == 1 else (2, 3, 4, 8) if kc_min == 2 else
+                       (kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min)):
+                kl1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac   # align_up(ceil_div(k_al, kc), k_frac)
+                kc = -(-k_al // kl1) if kc == kc_min else kc   # (a longer kc refused below unless it is exact)
+                if kc > kc_min and (kl1 < k_frac or -(-k_al // kl1) != kc):
+                    continue
+                steps = waves * kc
+                # the MTE2 bytes of one step, as _step_stages states them
+                traffic = tiles * kc * (int(a_row * kl1 / a_gm_reuse) + kl1 * b_row)
+                # re-reads come from L2 when the operands fit in it, else from HBM
+                bus = max(traffic / l2_bw, unique_hbm if unique_in_l2 else traffic / hbm_bw)
+                lb = bus
+                if two_deep:
+                    macs = bm * bn * (-(-kl1 // k_frac) * k_frac)
+                    cube_d = cube_memo.get(macs)
+                    if cube_d is None:
+                        cube_d = cube_memo[macs] = _cube_ns(memo, chip, macs, cube_dtype)
+                    lb = max(cube_d + (steps - 1) * cube_d, bus)
+                # (lb, idx) is unique, so the plain tuple order is the order of (bound, enumeration)
+                pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf))
+                idx += 1
     pending.sort()
     cands = []
     best_est = math.inf
