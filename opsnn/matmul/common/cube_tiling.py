@@ -115,17 +115,14 @@ _MEMO: dict = {}
 _MEMO_MAX = 1 << 16
 
 
-def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int, out_itemsize: int,
-             a_gm_reuse: float, cube_dtype: str, k_frac: int) -> tuple:
-    """``(sum(d), max(d), FixPipe ns)`` of one step of :func:`_step_stages`: ``d`` = the
-    idle ns (``npu_sim.hardware.cost.idle_stage_ns``) of its MTE2, MTE1 and CUBE stages,
-    and the FixPipe ns of the last write. Memoised in ``memo`` (the chip's dict of
-    :data:`_MEMO`), and so are the MTE1, CUBE and FIXPIPE ns on their own (many steps
-    share them): a miss builds and costs the MTE2 stage, the others only when new."""
-    key = (bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
+def _step_ns(memo: dict, key: tuple, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int, out_itemsize: int,
+             a_gm_reuse: float, cube_ns: float) -> tuple:
+    """``(sum(d), max(d), FixPipe ns)`` of one step of :func:`_step_stages`, stored in
+    ``memo`` (the chip's dict of :data:`_MEMO`) under ``key`` (the step sizes, which the
+    caller looked up first): ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``)
+    of its MTE2, MTE1 and CUBE stages (``cube_ns``, from :func:`_cube_ns`), and the FixPipe
+    ns of the last write. The MTE1 and FIXPIPE ns are memoised on their own too (many
+    steps share them): a miss builds and costs the MTE2 stage, the others only when new."""
     fkey = ("fixpipe", bm, bn, out_itemsize)
     fix_ns = memo.get(fkey)
     if fix_ns is None:
@@ -134,8 +131,7 @@ def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int
     mte1_ns = memo.get(mkey)
     if mte1_ns is None:
         mte1_ns = memo[mkey] = idle_stage_ns(chip, _mte1_stage(bm, bn, kl1, item))
-    d = [idle_stage_ns(chip, _mte2_stage(bm, bn, kl1, item, a_gm_reuse)), mte1_ns,
-         _cube_ns(memo, chip, bm * bn * align_up(kl1, k_frac), cube_dtype)]
+    d = [idle_stage_ns(chip, _mte2_stage(bm, bn, kl1, item, a_gm_reuse)), mte1_ns, cube_ns]
     hit = memo[key] = (sum(d), max(d), fix_ns)
     return hit
 
@@ -259,25 +255,24 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
                 traffic = tiles * kc * (int(a_row * kl1 / a_gm_reuse) + kl1 * b_row)
                 # re-reads come from L2 when the operands fit in it, else from HBM
                 bus = max(traffic / l2_bw, unique_hbm if unique_in_l2 else traffic / hbm_bw)
-                lb = bus
-                if two_deep:
-                    macs = bm * bn * (-(-kl1 // k_frac) * k_frac)
-                    cube_d = cube_memo.get(macs)
-                    if cube_d is None:
-                        cube_d = cube_memo[macs] = _cube_ns(memo, chip, macs, cube_dtype)
-                    lb = max(cube_d + (steps - 1) * cube_d, bus)
+                macs = bm * bn * (-(-kl1 // k_frac) * k_frac)   # the CUBE stage's (_step_stages)
+                cube_d = cube_memo.get(macs)
+                if cube_d is None:
+                    cube_d = cube_memo[macs] = _cube_ns(memo, chip, macs, cube_dtype)
+                lb = max(cube_d + (steps - 1) * cube_d, bus) if two_deep else bus
                 # (lb, idx) is unique, so the plain tuple order is the order of (bound, enumeration)
-                pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf))
+                pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf, cube_d))
                 idx += 1
     pending.sort()
     cands = []
     best_est = math.inf
-    for lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf in pending:
+    for lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf, cube_d in pending:
         if lb > best_est * 1.03:
             break
-        hit = memo.get((bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac))   # _step_ns's key
+        key = (bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
+        hit = memo.get(key)
         if hit is None:
-            hit = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
+            hit = _step_ns(memo, key, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_d)
         d_sum, d_max, fix_ns = hit
         # estimate_tiles_ns of `steps` identical steps, then the last FixPipe write: for a
         # queue depth >= 2 that is sum(d) + (steps - 1) * max(d), the same float operations
