@@ -241,7 +241,7 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
             kc_min = -(-k_al // k_max)
             tiles = bm_tiles * -(-n_al // bn)
             waves = -(-tiles // cores)
-            a_row, b_row = bm * item, bn * item
+            a_row, b_row, bm_bn = bm * item, bn * item, bm * bn
             # more, shorter K chunks than L1 forces let the copies overlap the Cube
             # (sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}), spelled out)
             for kc in ((1, 2, 3, 4) if kc_min == 1 else (2, 3, 4, 8) if kc_min == 2 else
@@ -254,12 +254,20 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
                 # the MTE2 bytes of one step, as _step_stages states them
                 traffic = tiles * kc * (int(a_row * kl1 / a_gm_reuse) + kl1 * b_row)
                 # re-reads come from L2 when the operands fit in it, else from HBM
-                bus = max(traffic / l2_bw, unique_hbm if unique_in_l2 else traffic / hbm_bw)
-                macs = bm * bn * (-(-kl1 // k_frac) * k_frac)   # the CUBE stage's (_step_stages)
-                cube_d = cube_memo.get(macs)
+                # (max() written out: the same float, no call per candidate)
+                bus = traffic / l2_bw
+                hbm = unique_hbm if unique_in_l2 else traffic / hbm_bw
+                if hbm > bus:
+                    bus = hbm
+                # the CUBE stage's MACs (_step_stages): kl1 is already a multiple of k_frac
+                cube_d = cube_memo.get(bm_bn * kl1)
                 if cube_d is None:
-                    cube_d = cube_memo[macs] = _cube_ns(memo, chip, macs, cube_dtype)
-                lb = max(cube_d + (steps - 1) * cube_d, bus) if two_deep else bus
+                    cube_d = cube_memo[bm_bn * kl1] = _cube_ns(memo, chip, bm_bn * kl1, cube_dtype)
+                lb = bus
+                if two_deep:
+                    lb = cube_d + (steps - 1) * cube_d
+                    if bus > lb:
+                        lb = bus
                 # (lb, idx) is unique, so the plain tuple order is the order of (bound, enumeration)
                 pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf, cube_d))
                 idx += 1
