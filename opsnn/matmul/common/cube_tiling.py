@@ -115,11 +115,12 @@ _MEMO: dict = {}
 _MEMO_MAX = 1 << 16
 
 
-def _step_ns(memo: dict, key: tuple, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int, out_itemsize: int,
-             a_gm_reuse: float, cube_ns: float) -> tuple:
+def _step_ns(memo: dict, steps: dict, key: tuple, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int,
+             out_itemsize: int, a_gm_reuse: float, cube_ns: float) -> tuple:
     """``(sum(d), max(d), FixPipe ns)`` of one step of :func:`_step_stages`, stored in
-    ``memo`` (the chip's dict of :data:`_MEMO`) under ``key`` (the step sizes, which the
-    caller looked up first): ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``)
+    ``steps`` (the dict of ``memo``, the chip's dict of :data:`_MEMO`, for these itemsizes,
+    ``a_gm_reuse``, cube dtype and K fractal) under ``key`` = (bm, bn, kl1), which the
+    caller looked up first: ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``)
     of its MTE2, MTE1 and CUBE stages (``cube_ns``, from :func:`_cube_ns`), and the FixPipe
     ns of the last write. The MTE1 and FIXPIPE ns are memoised on their own too (many
     steps share them): a miss builds and costs the MTE2 stage, the others only when new."""
@@ -132,7 +133,7 @@ def _step_ns(memo: dict, key: tuple, chip: ChipConfig, bm: int, bn: int, kl1: in
     if mte1_ns is None:
         mte1_ns = memo[mkey] = idle_stage_ns(chip, _mte1_stage(bm, bn, kl1, item))
     d = [idle_stage_ns(chip, _mte2_stage(bm, bn, kl1, item, a_gm_reuse)), mte1_ns, cube_ns]
-    hit = memo[key] = (sum(d), max(d), fix_ns)
+    hit = steps[key] = (sum(d), max(d), fix_ns)
     return hit
 
 
@@ -212,11 +213,9 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     if cube_memo is None:
         cube_memo = memo[("cube_of", cube_dtype)] = {}
     # the candidates (bm, bn, bk, kl1, l0c_buf) that fit L0A/L0B/L0C/L1, numbered ``idx`` in
-    # enumeration order, each bounded as soon as it is made (what depends only on the tile
-    # edges once per (bm, bn)). Edges start from {256, 128, 64, 32, 16} and are then
-    # balanced: ceil(dim / edge) tiles of equal aligned size (so M = 129 gives 2 tiles of
-    # 80, not 128 + 1), and K is split into equal chunks no longer than L1 allows.
-    # ceil_div(a, b) is written out as -(-a // b) (the same integers, no call per candidate)
+    # enumeration order and bounded as they are made. Edges {256, 128, 64, 32, 16} balanced:
+    # ceil(dim / edge) equal aligned tiles (M = 129: 2 tiles of 80, not 128 + 1); K split into
+    # equal chunks no longer than L1 allows; ceil_div(a, b) written out as -(-a // b)
     l0a, l0b, l0c, l1 = chip.l0a_bytes, chip.l0b_bytes, chip.l0c_bytes, chip.l1_bytes
     idx = 0
     seen = set()
@@ -254,33 +253,33 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
                 # the MTE2 bytes of one step, as _step_stages states them
                 traffic = tiles * kc * (int(a_row * kl1 / a_gm_reuse) + kl1 * b_row)
                 # re-reads come from L2 when the operands fit in it, else from HBM
-                # (max() written out: the same float, no call per candidate)
-                bus = traffic / l2_bw
+                bus = traffic / l2_bw   # (max() written out below: the same floats)
                 hbm = unique_hbm if unique_in_l2 else traffic / hbm_bw
                 if hbm > bus:
                     bus = hbm
-                # the CUBE stage's MACs (_step_stages): kl1 is already a multiple of k_frac
-                cube_d = cube_memo.get(bm_bn * kl1)
+                cube_d = cube_memo.get(bm_bn * kl1)   # the CUBE stage's MACs: kl1 is K-fractal aligned
                 if cube_d is None:
                     cube_d = cube_memo[bm_bn * kl1] = _cube_ns(memo, chip, bm_bn * kl1, cube_dtype)
-                lb = bus
-                if two_deep:
-                    lb = cube_d + (steps - 1) * cube_d
-                    if bus > lb:
-                        lb = bus
+                lb = cube_d + (steps - 1) * cube_d if two_deep else bus
+                if bus > lb:
+                    lb = bus
                 # (lb, idx) is unique, so the plain tuple order is the order of (bound, enumeration)
                 pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf, cube_d))
                 idx += 1
     pending.sort()
     cands = []
     best_est = math.inf
-    for lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf, cube_d in pending:
+    skey = ("steps", item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)   # its step costs, by (bm, bn, kl1)
+    step_memo = memo.get(skey)
+    if step_memo is None or len(step_memo) >= _MEMO_MAX:
+        step_memo = memo[skey] = {}
+    for c in pending:
+        lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf, cube_d = c
         if lb > best_est * 1.03:
             break
-        key = (bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
-        hit = memo.get(key)
+        hit = step_memo.get((bm, bn, kl1))
         if hit is None:
-            hit = _step_ns(memo, key, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_d)
+            hit = _step_ns(memo, step_memo, (bm, bn, kl1), chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_d)
         d_sum, d_max, fix_ns = hit
         # estimate_tiles_ns of `steps` identical steps, then the last FixPipe write: for a
         # queue depth >= 2 that is sum(d) + (steps - 1) * max(d), the same float operations
@@ -290,16 +289,19 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
             stages = _step_stages(bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)[:3]
             core = estimate_tiles_ns(chip, stages, steps, buffer_num) + fix_ns
         est = max(core, bus)
-        best_est = min(best_est, est)
-        cands.append((est, (-(-tiles // cores), -min(tiles, cores), tiles * kc, -bm * bn, idx),
-                      (bm, bn, bk, kl1, l0c_buf)))
+        if est < best_est:
+            best_est = est
+        cands.append((est, c))
     best = None
     if cands:
         # the fastest estimate (best_est); within 3% of it, the fewest waves of tiles over the
         # cores (a partial second wave idles most cores), then the most cores (latency hides
         # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers),
         # then the larger tile; equal ranks go to the candidate enumerated first (idx)
-        best = min((c for c in cands if c[0] <= best_est * 1.03), key=lambda c: c[1])[2]
+        cut = best_est * 1.03
+        rank = min((-(-c[4] // cores), -min(c[4], cores), c[4] * c[5], -c[6] * c[7], c[1])
+                   for est, c in cands if est <= cut)
+        best = next(c for est, c in cands if c[1] == rank[4])[6:11]
     if best is None:
         raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR,
                          f"{name}: no cube tile fits {chip.name}'s buffers (L0A {chip.l0a_bytes} B, L0B "
