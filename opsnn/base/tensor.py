@@ -4,6 +4,9 @@ Metadata follows opbase (acl_meta.h): the view (shape, strides in elements, offs
 in elements), the storage (shape, format) and the device address ``tensor_data``.
 A tensor holds an address but the executor built from it does not: phase 2 reads
 the address again (or the one set by aclSetInputTensorAddr).
+
+(Over 300 lines on purpose: aclCreateTensor's checked path and its fast path for the
+common call stay side by side, so a change to one check is made next to the other.)
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dtypes import aclDataType, aclFormat, dtype_name, to_numpy_dtype
+from .dtypes import TO_NUMPY, aclDataType, aclFormat, dtype_name, to_numpy_dtype
 from .status import ACLNN_SUCCESS, ACLNN_ERR_PARAM_INVALID, ACLNN_ERR_PARAM_NULLPTR, LAST_ERROR
 
 
@@ -106,6 +109,9 @@ def _as_ints(api: str, name: str, seq) -> list[int]:
     return [_as_int(api, f"{name} element", v) for v in seq]
 
 
+#: False: every :func:`aclCreateTensor` takes the checked path (tests/perf/test_prep_create_tensor.py)
+FAST_CREATE = True
+
 #: the largest element count an aclTensor's int64 dims can describe (CANN's aclCreateTensor
 #: takes int64_t viewDims/storageDims)
 _MAX_ELEMENTS = 2**63 - 1
@@ -128,8 +134,41 @@ def _new_tensor(view: list, dt: int, strides: tuple, offset: int, fmt: int, stor
     t.storage_shape = tuple(storage)
     t.tensor_data = addr
     t.destroyed = False
-    t.np_dtype = to_numpy_dtype(dtype)
+    np_dtype = TO_NUMPY.get(dtype)
+    t.np_dtype = np_dtype if np_dtype is not None else to_numpy_dtype(dtype)   # (raises ValueError)
     return t
+
+
+_INT, _DT_CLASSES, _FMT_CLASSES = frozenset({int}), frozenset({int, aclDataType}), frozenset({int, aclFormat})
+
+
+def _fast_tensor(view_dims, data_type, stride, offset, fmt_code, storage_dims, addr):
+    """:func:`aclCreateTensor` for the common call that passes every check (tuples or lists
+    of plain ints, stride None or plain ints, int offset and address, int or enum codes):
+    the same aclTensor. None for anything else (a bool, float or numpy integer anywhere
+    included), which the checked path then handles and refuses with its own message."""
+    vc, sc = view_dims.__class__, storage_dims.__class__
+    if ((vc is not tuple and vc is not list) or (sc is not tuple and sc is not list) or offset.__class__ is not int
+            or addr.__class__ is not int or data_type.__class__ not in _DT_CLASSES
+            or fmt_code.__class__ not in _FMT_CLASSES or not {*map(type, view_dims)} <= _INT
+            or not {*map(type, storage_dims)} <= _INT):
+        return None
+    if stride is None:
+        strides = contiguous_strides(view_dims)
+    elif (stride.__class__ is not tuple and stride.__class__ is not list) or not {*map(type, stride)} <= _INT:
+        return None
+    else:
+        strides = tuple(stride)
+        if len(strides) != len(view_dims) or (strides and min(strides) < 0):
+            return None
+    if (data_type not in _DATA_TYPES or fmt_code not in _FORMATS or offset < 0 or addr < 0 or addr % 32
+            or (view_dims and min(view_dims) < 0) or (storage_dims and min(storage_dims) < 0)):
+        return None
+    n_storage, n_view = math.prod(storage_dims), math.prod(view_dims)
+    if n_storage > _MAX_ELEMENTS or n_view > _MAX_ELEMENTS or (
+            n_view and offset + sum([(d - 1) * s for d, s in zip(view_dims, strides)]) >= n_storage):
+        return None
+    return _new_tensor(view_dims, data_type, strides, offset, fmt_code, storage_dims, addr)
 
 
 def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, tensor_data):  # noqa: N802,A002
@@ -144,6 +183,10 @@ def aclCreateTensor(view_dims, data_type, stride, offset, format, storage_dims, 
     """
     api = "aclCreateTensor"
     try:
+        if FAST_CREATE and view_dims is not None and storage_dims is not None:
+            t = _fast_tensor(view_dims, data_type, stride, offset, format, storage_dims, tensor_data)
+            if t is not None:
+                return t
         if view_dims is None or storage_dims is None:
             return _fail(ACLNN_ERR_PARAM_NULLPTR, f"{api}: viewDims and storageDims must not be null")
         view = _as_ints(api, "viewDims", view_dims)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from npu_sim import ChipConfig
-from npu_sim.program import BlockProgram, Buffer, CoreType, GmRange, KernelSpec, Pipe, Stage, TileSpec
+from npu_sim.program import BlockProgram, Buffer, CoreType, CubeDtype, GmRange, KernelSpec, Pipe, Stage, TileSpec
 
 from ...base.tiling_base import align_up, ceil_div, tiling_dict
 from .cube_tiling import FRAC, MAX_CUBE_STEPS_PER_BLOCK, MatmulTilingData, cube_tiling, k_fractal
@@ -125,7 +125,14 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
     step_k, step_kmacs = g * k_l1, g * align_up(k_l1, k_frac)     # a full step: g K chunks
     last_kmacs = (last_chunks - 1) * align_up(k_l1, k_frac) + align_up(k_tail, k_frac)
 
-    per_tile = [out_tile(t) for t in range(td.out_tiles)]
+    if FAST_TILES and td.out_tiles == batch * mt * nt:
+        per_tile = _rows_of_tiles(batch, mt, nt, [m_tail if mi == mt - 1 else base_m for mi in range(mt)],
+                                  [n_tail if ni == nt - 1 else base_n for ni in range(nt)], on_chip,
+                                  ([(False, step_k, g, step_kmacs, steps - 1)] if steps > 1 else [])
+                                  + [(True, last_k, last_chunks, last_kmacs, 1)],
+                                  item, k_l1, a_gm_reuse, bias_bytes, residual_itemsize)
+    else:   # the reference: one out_tile call per output tile
+        per_tile = [out_tile(t) for t in range(td.out_tiles)]
     blocks = []
     for blk in range(td.block_dim):   # output tiles dealt round-robin: blk, blk + block_dim, ...
         blocks.append(BlockProgram(tuple([ts for group in per_tile[blk::td.block_dim] for ts in group])))
@@ -138,6 +145,64 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
         extra["residual"] = True
     return KernelSpec(name, CoreType.AIC, tuple(blocks), buffer_num, bufs, tiling_key,
                       dict(args or {}, tiling=tiling_dict(td), flops=2 * batch * m * n * k, **extra))
+
+
+
+#: False: :func:`cube_program` builds every output tile through its per-tile closures (the
+#: reference path, kept for tests/perf/test_prep_cube_program.py); True: row by row in
+#: :func:`_rows_of_tiles`, the same TileSpecs (equal, and sharing the same GmRange / Stage
+#: objects between tiles) in the same order
+FAST_TILES = True
+
+
+def _rows_of_tiles(batch: int, mt: int, nt: int, mbs: list, nbs: list, on_chip, kinds: list, item: int,
+                   k_l1: int, a_gm_reuse: float, bias_bytes: int, residual_itemsize: int) -> list:
+    """The output tiles of :func:`cube_program` in tile order ``t = (b * mt + mi) * nt + ni``,
+    each a tuple of TileSpecs, one per step kind of ``kinds`` ((last, K elements, chunks,
+    K MACs per row pair, count) with the full steps first, as ``out_tile`` returns them).
+    ``mbs`` / ``nbs``: the rows / columns of each tile row / column (bytes: ``item`` per
+    element). The A panel range of (b, mi) and the B panel range of (b, ni) are made once
+    per step kind and shared, as ``out_tile``'s ``a_ranges`` / ``b_ranges`` share them."""
+    mte2, fp16 = Pipe.MTE2, CubeDtype.FLOAT16
+    per_tile = []
+    kinds = [(last, kb, chunks, kmacs, count, "last" if last else "k") for last, kb, chunks, kmacs, count in kinds]
+    on_chips: dict = {}   # mb -> per step kind, per column: the MTE1, CUBE, FIXPIPE stages
+    for b in range(batch):
+        cols = [[(kb * nb * item, GmRange(kb * nb * item, nb * item, ("B", b, ni, tag))) for ni, nb in enumerate(nbs)]
+                for _, kb, _, _, _, tag in kinds]
+        for mi, mb in enumerate(mbs):
+            oc = on_chips.get(mb)
+            if oc is None:
+                oc = on_chips[mb] = [[on_chip(mb, nb, kb, chunks, kmacs, last) for nb in nbs]
+                                     for last, kb, chunks, kmacs, _, _ in kinds]
+            parts = []
+            for (last, kb, chunks, _, count, tag), col, ocs in zip(kinds, cols, oc):
+                a_bytes = int(mb * kb * item / a_gm_reuse)
+                a = GmRange(a_bytes, min(k_l1, kb) * item, ("A", b, mi, tag))
+                parts.append((last, chunks, count, a_bytes + (bias_bytes if last else 0), a, col, ocs))
+            if len(parts) == 1:   # one step per tile (the common case)
+                last, chunks, _, a_bytes, a, col, ocs = parts[0]
+                res_of = mb * residual_itemsize if last else 0
+                for ni, nb in enumerate(nbs):
+                    b_bytes, br = col[ni]
+                    if res_of:
+                        res = res_of * nb
+                        st = Stage(mte2, a_bytes + b_bytes + res, 0, 0, fp16, 0, chunks,
+                                   (a, br, GmRange(res, nb * residual_itemsize)))
+                    else:
+                        st = Stage(mte2, a_bytes + b_bytes, 0, 0, fp16, 0, chunks, (a, br))
+                    per_tile.append((TileSpec((st,) + ocs[ni], 1),))
+                continue
+            for ni, nb in enumerate(nbs):
+                group = []
+                for last, chunks, count, a_bytes, a, col, ocs in parts:
+                    b_bytes, br = col[ni]
+                    res = mb * nb * residual_itemsize if last else 0
+                    ranges = (a, br, GmRange(res, nb * residual_itemsize)) if res else (a, br)
+                    group.append(TileSpec((Stage(mte2, a_bytes + b_bytes + res, 0, 0, fp16, 0, chunks, ranges),)
+                                          + ocs[ni], count))
+                per_tile.append(tuple(group))
+    return per_tile
 
 
 #: FixPipe epilogue activations (npu-sim graph mode): name -> f(acc_fp32, alpha, beta);

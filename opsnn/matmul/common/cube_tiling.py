@@ -76,46 +76,6 @@ def k_fractal(cube_dtype: str) -> int:
 MAX_CUBE_STEPS_PER_BLOCK = 256
 
 
-def _cube_candidates(chip: ChipConfig, m_al: int, n_al: int, k_al: int, item: int, k_frac: int,
-                     buffer_num: int):
-    """The (base_m, base_n, base_k, k_l1, l0c_buffers) that fit the chip's L0A/L0B/L0C/L1,
-    as a list in enumeration order.
-
-    Edges start from {256, 128, 64, 32, 16} and are then balanced: ``ceil(dim /
-    edge)`` tiles of equal aligned size (so M = 129 gives 2 tiles of 80, not 128 + 1),
-    and K is split into equal chunks no longer than L1 allows.
-    """
-    frac = FRAC
-    l0a, l0b, l0c, l1 = chip.l0a_bytes, chip.l0b_bytes, chip.l0c_bytes, chip.l1_bytes
-    seen = set()
-    out = []
-    bns = [align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac) for bn0 in (256, 128, 64, 32, 16)]
-    for bm0 in (256, 128, 64, 32, 16):
-        bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
-        for bn in bns:
-            if (bm, bn) in seen:
-                continue
-            seen.add((bm, bn))
-            acc = bm * bn * 4  # L0C accumulates in fp32
-            l0c_buf = buffer_num if acc * buffer_num <= l0c else 1
-            if acc * l0c_buf > l0c:
-                continue
-            base_k = min(k_al, l0a // (buffer_num * bm * item), l0b // (buffer_num * bn * item)) // k_frac * k_frac
-            if base_k < k_frac:
-                continue
-            k_max = l1 // (buffer_num * (bm + bn) * item) // base_k * base_k
-            if k_max < base_k:
-                continue
-            kc_min = ceil_div(k_al, k_max)
-            # more, shorter K chunks than L1 forces let the copies overlap the Cube
-            for kc in sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}):
-                k_l1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac   # align_up(ceil_div(k_al, kc), k_frac)
-                if kc > kc_min and (k_l1 < k_frac or -(-k_al // k_l1) != kc):
-                    continue
-                out.append((bm, bn, base_k, k_l1, l0c_buf))
-    return out
-
-
 def _mte2_stage(bm: int, bn: int, kl1: int, item: int, a_gm_reuse: float) -> Stage:
     """The MTE2 stage of :func:`_step_stages`."""
     a_bytes = int(bm * kl1 * item / a_gm_reuse)
@@ -155,17 +115,15 @@ _MEMO: dict = {}
 _MEMO_MAX = 1 << 16
 
 
-def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int, out_itemsize: int,
-             a_gm_reuse: float, cube_dtype: str, k_frac: int) -> tuple:
-    """``(sum(d), max(d), FixPipe ns)`` of one step of :func:`_step_stages`: ``d`` = the
-    idle ns (``npu_sim.hardware.cost.idle_stage_ns``) of its MTE2, MTE1 and CUBE stages,
-    and the FixPipe ns of the last write. Memoised in ``memo`` (the chip's dict of
-    :data:`_MEMO`), and so are the MTE1, CUBE and FIXPIPE ns on their own (many steps
-    share them): a miss builds and costs the MTE2 stage, the others only when new."""
-    key = (bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
+def _step_ns(memo: dict, steps: dict, key: tuple, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int,
+             out_itemsize: int, a_gm_reuse: float, cube_ns: float) -> tuple:
+    """``(sum(d), max(d), FixPipe ns)`` of one step of :func:`_step_stages`, stored in
+    ``steps`` (the dict of ``memo``, the chip's dict of :data:`_MEMO`, for these itemsizes,
+    ``a_gm_reuse``, cube dtype and K fractal) under ``key`` = (bm, bn, kl1), which the
+    caller looked up first: ``d`` = the idle ns (``npu_sim.hardware.cost.idle_stage_ns``)
+    of its MTE2, MTE1 and CUBE stages (``cube_ns``, from :func:`_cube_ns`), and the FixPipe
+    ns of the last write. The MTE1 and FIXPIPE ns are memoised on their own too (many
+    steps share them): a miss builds and costs the MTE2 stage, the others only when new."""
     fkey = ("fixpipe", bm, bn, out_itemsize)
     fix_ns = memo.get(fkey)
     if fix_ns is None:
@@ -174,9 +132,8 @@ def _step_ns(memo: dict, chip: ChipConfig, bm: int, bn: int, kl1: int, item: int
     mte1_ns = memo.get(mkey)
     if mte1_ns is None:
         mte1_ns = memo[mkey] = idle_stage_ns(chip, _mte1_stage(bm, bn, kl1, item))
-    d = [idle_stage_ns(chip, _mte2_stage(bm, bn, kl1, item, a_gm_reuse)), mte1_ns,
-         _cube_ns(memo, chip, bm * bn * align_up(kl1, k_frac), cube_dtype)]
-    hit = memo[key] = (sum(d), max(d), fix_ns)
+    d = [idle_stage_ns(chip, _mte2_stage(bm, bn, kl1, item, a_gm_reuse)), mte1_ns, cube_ns]
+    hit = steps[key] = (sum(d), max(d), fix_ns)
     return hit
 
 
@@ -250,38 +207,79 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     # can neither be the fastest nor be within 3% of it (see _cube_ns)
     pending = []
     unique_in_l2 = unique <= chip.l2_bytes // 2
+    unique_hbm = unique / hbm_bw
     two_deep = buffer_num >= 2
     cube_memo = memo.get(("cube_of", cube_dtype))
     if cube_memo is None:
         cube_memo = memo[("cube_of", cube_dtype)] = {}
-    # ceil_div(a, b) written out as -(-a // b) (the same integers, no call per candidate)
-    for idx, (bm, bn, bk, kl1, l0c_buf) in enumerate(_cube_candidates(chip, m_al, n_al, k_al, item, k_frac,
-                                                                      buffer_num)):
-        tiles = batch * -(-m_al // bm) * -(-n_al // bn)
-        kc = -(-k_al // kl1)
-        steps = -(-tiles // cores) * kc
-        # the MTE2 bytes of one step, as _step_stages states them
-        traffic = tiles * kc * (int(bm * kl1 * item / a_gm_reuse) + kl1 * bn * item)
-        # re-reads come from L2 when the operands fit in it, else from HBM
-        bus = max(traffic / l2_bw, (unique if unique_in_l2 else traffic) / hbm_bw)
-        lb = bus
-        if two_deep:
-            macs = bm * bn * (-(-kl1 // k_frac) * k_frac)
-            cube_d = cube_memo.get(macs)
-            if cube_d is None:
-                cube_d = cube_memo[macs] = _cube_ns(memo, chip, macs, cube_dtype)
-            lb = max(cube_d + (steps - 1) * cube_d, bus)
-        # (lb, idx) is unique, so the plain tuple order is the order of (bound, enumeration)
-        pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf))
+    # the candidates (bm, bn, bk, kl1, l0c_buf) that fit L0A/L0B/L0C/L1, numbered ``idx`` in
+    # enumeration order and bounded as they are made. Edges {256, 128, 64, 32, 16} balanced:
+    # ceil(dim / edge) equal aligned tiles (M = 129: 2 tiles of 80, not 128 + 1); K split into
+    # equal chunks no longer than L1 allows; ceil_div(a, b) written out as -(-a // b)
+    l0a, l0b, l0c, l1 = chip.l0a_bytes, chip.l0b_bytes, chip.l0c_bytes, chip.l1_bytes
+    idx = 0
+    seen = set()
+    bns = [align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac) for bn0 in (256, 128, 64, 32, 16)]
+    for bm0 in (256, 128, 64, 32, 16):
+        bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
+        bm_tiles = batch * -(-m_al // bm)
+        for bn in bns:
+            if (bm, bn) in seen:
+                continue
+            seen.add((bm, bn))
+            acc = bm * bn * 4  # L0C accumulates in fp32
+            l0c_buf = buffer_num if acc * buffer_num <= l0c else 1
+            if acc * l0c_buf > l0c:
+                continue
+            bk = min(k_al, l0a // (buffer_num * bm * item), l0b // (buffer_num * bn * item)) // k_frac * k_frac
+            if bk < k_frac:
+                continue
+            k_max = l1 // (buffer_num * (bm + bn) * item) // bk * bk
+            if k_max < bk:
+                continue
+            kc_min = -(-k_al // k_max)
+            tiles = bm_tiles * -(-n_al // bn)
+            waves = -(-tiles // cores)
+            a_row, b_row, bm_bn = bm * item, bn * item, bm * bn
+            # more, shorter K chunks than L1 forces let the copies overlap the Cube
+            # (sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}), spelled out)
+            for kc in ((1, 2, 3, 4) if kc_min == 1 else (2, 3, 4, 8) if kc_min == 2 else
+                       (kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min)):
+                kl1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac   # align_up(ceil_div(k_al, kc), k_frac)
+                kc = -(-k_al // kl1) if kc == kc_min else kc   # (a longer kc refused below unless it is exact)
+                if kc > kc_min and (kl1 < k_frac or -(-k_al // kl1) != kc):
+                    continue
+                steps = waves * kc
+                # the MTE2 bytes of one step, as _step_stages states them
+                traffic = tiles * kc * (int(a_row * kl1 / a_gm_reuse) + kl1 * b_row)
+                # re-reads come from L2 when the operands fit in it, else from HBM
+                bus = traffic / l2_bw   # (max() written out below: the same floats)
+                hbm = unique_hbm if unique_in_l2 else traffic / hbm_bw
+                if hbm > bus:
+                    bus = hbm
+                cube_d = cube_memo.get(bm_bn * kl1)   # the CUBE stage's MACs: kl1 is K-fractal aligned
+                if cube_d is None:
+                    cube_d = cube_memo[bm_bn * kl1] = _cube_ns(memo, chip, bm_bn * kl1, cube_dtype)
+                lb = cube_d + (steps - 1) * cube_d if two_deep else bus
+                if bus > lb:
+                    lb = bus
+                # (lb, idx) is unique, so the plain tuple order is the order of (bound, enumeration)
+                pending.append((lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf, cube_d))
+                idx += 1
     pending.sort()
     cands = []
     best_est = math.inf
-    for lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf in pending:
+    skey = ("steps", item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)   # its step costs, by (bm, bn, kl1)
+    step_memo = memo.get(skey)
+    if step_memo is None or len(step_memo) >= _MEMO_MAX:
+        step_memo = memo[skey] = {}
+    for c in pending:
+        lb, idx, bus, steps, tiles, kc, bm, bn, bk, kl1, l0c_buf, cube_d = c
         if lb > best_est * 1.03:
             break
-        hit = memo.get((bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac))   # _step_ns's key
+        hit = step_memo.get((bm, bn, kl1))
         if hit is None:
-            hit = _step_ns(memo, chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)
+            hit = _step_ns(memo, step_memo, (bm, bn, kl1), chip, bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_d)
         d_sum, d_max, fix_ns = hit
         # estimate_tiles_ns of `steps` identical steps, then the last FixPipe write: for a
         # queue depth >= 2 that is sum(d) + (steps - 1) * max(d), the same float operations
@@ -291,16 +289,19 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
             stages = _step_stages(bm, bn, kl1, item, out_itemsize, a_gm_reuse, cube_dtype, k_frac)[:3]
             core = estimate_tiles_ns(chip, stages, steps, buffer_num) + fix_ns
         est = max(core, bus)
-        best_est = min(best_est, est)
-        cands.append((est, (-(-tiles // cores), -min(tiles, cores), tiles * kc, -bm * bn, idx),
-                      (bm, bn, bk, kl1, l0c_buf)))
+        if est < best_est:
+            best_est = est
+        cands.append((est, c))
     best = None
     if cands:
         # the fastest estimate (best_est); within 3% of it, the fewest waves of tiles over the
         # cores (a partial second wave idles most cores), then the most cores (latency hides
         # behind other cores' transfers), then the fewest K chunks (fewer, larger transfers),
         # then the larger tile; equal ranks go to the candidate enumerated first (idx)
-        best = min((c for c in cands if c[0] <= best_est * 1.03), key=lambda c: c[1])[2]
+        cut = best_est * 1.03
+        rank = min((-(-c[4] // cores), -min(c[4], cores), c[4] * c[5], -c[6] * c[7], c[1])
+                   for est, c in cands if est <= cut)
+        best = next(c for est, c in cands if c[1] == rank[4])[6:11]
     if best is None:
         raise AclnnError(ACLNN_ERR_INNER_TILING_ERROR,
                          f"{name}: no cube tile fits {chip.name}'s buffers (L0A {chip.l0a_bytes} B, L0B "
