@@ -96,6 +96,13 @@ def infer_node_shapes(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: 
     if fast is not None:
         shapes[node.output[0]], dtypes[node.output[0]] = fast
         return
+    if node.op_type == "Dropout" and len(node.output) == 2 and node.output[1]:
+        both = dropout_with_mask(node, shapes, dtypes, consts, opset)
+        if both is not None:
+            (shapes[node.output[0]], dtypes[node.output[0]]), (mask_shape, dtypes[node.output[1]]) = both
+            if mask_shape is not None:
+                shapes[node.output[1]] = mask_shape
+            return
     types, data = {}, {}
     for name in node.input:
         if not name:
@@ -288,3 +295,19 @@ def _more(node: onnx.NodeProto, op: str, shapes: dict, dtypes: dict, consts: dic
         return None
     out = _rules.rule_shape(node, op, ins, opset)
     return None if out is None else (out, ins[0][1])
+
+
+def dropout_with_mask(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dict, opset: int) -> tuple | None:
+    """((shape, dtype) of the output, (shape, dtype) of the mask) of a one-input Dropout
+    that asks for its mask, as onnx infers them: the output has the input's shape and
+    dtype; before opset 10 the mask has the input's dtype and no inferred shape (None),
+    from 10 on the input's shape and bool. None when outside that case."""
+    if node.domain not in ("", "ai.onnx") or opset < 7 or len(node.input) != 1:
+        return None
+    one = onnx.NodeProto()
+    one.CopyFrom(node)
+    del one.output[1:]
+    out = fast_output_shape(one, shapes, dtypes, consts, opset)
+    if out is None:
+        return None
+    return out, ((None, out[1]) if opset < 10 else (out[0], np.dtype(np.bool_)))

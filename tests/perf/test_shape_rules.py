@@ -120,13 +120,20 @@ def test_random_nodes_match_onnx():
             continue
         shapes = {k: s for k, (s, _) in ins.items()}
         dtypes = {k: np.dtype(d) for k, (_, d) in ins.items()}
+        if len(node.output) == 2:
+            both = onnx_infer.dropout_with_mask(node, shapes, dtypes, consts, opset)
+            if both is None:
+                continue
+            taken["Dropout+mask"] = taken.get("Dropout+mask", 0) + 1
+            assert _reference(node, ins, consts, opset) == {"y": both[0], "mask": both[1]}, (node, ins, opset)
+            continue
         fast = onnx_infer.fast_output_shape(node, shapes, dtypes, consts, opset)
         if fast is None:
             continue
         taken[node.op_type] = taken.get(node.op_type, 0) + 1
         assert _reference(node, ins, consts, opset) == {"y": (fast[0], fast[1])}, (node, ins, consts, opset)
     assert set(taken) == {"Softmax", "LRN", "Dropout", "Transpose", "Flatten", "GlobalAveragePool",
-                          "GlobalMaxPool", "MaxPool", "AveragePool", "Gemm", "Reshape"}, taken
+                          "GlobalMaxPool", "MaxPool", "AveragePool", "Gemm", "Reshape", "Dropout+mask"}, taken
     assert sum(taken.values()) > 800, taken
 
 
