@@ -130,7 +130,11 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     sink = rec.pipe_sink() if rec.enabled and rec.pipes else None
     label = spec.name
     res = stats.resident
-    hreserve, lreserve = dev.hbm.reserve, dev.l2.reserve
+    # the HBM and L2 servers' state in locals (nothing else books them while the blocks run),
+    # updated as BandwidthServer.reserve updates it and written back after the loop
+    hbm, l2 = dev.hbm, dev.l2
+    hrate, hfree, hbusy, hmoved = hbm.rate_bytes_per_ns, hbm.free_at_ns, hbm.busy_ns, hbm.bytes_moved
+    lrate, lfree, lbusy, lmoved = l2.rate_bytes_per_ns, l2.free_at_ns, l2.busy_ns, l2.bytes_moved
     pipes = plan.pipes
     if dispatch_ns:   # the blocks' start entries: (time, priority, sequence) as SimPy would queue them
         start = now + dispatch_ns
@@ -155,7 +159,7 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             k = first
             first += 1
             t = start
-            key = (start, prio0, seq0 + k)
+            p, q = prio0, seq0 + k
             d = durs[k] = []
             resumed = False
             if sink is not None:
@@ -165,7 +169,6 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             block_end = start
         elif heap:
             t, p, q, k = heappop(heap)
-            key = (t, p, q)
             d = durs[k]
             resumed = True   # at stage s's start (the clock may differ from its start by rounding)
             s = nxt[k]
@@ -187,13 +190,19 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
                 if res and not write and bus:   # reads of data an earlier kernel left in L2
                     moved = int(bus * res)
                     miss -= moved
-                    if moved:
-                        r = lreserve(ts, moved)
+                    if moved:   # BandwidthServer.reserve(ts, moved), inlined
+                        service = moved / lrate
+                        r = lfree = (ts if ts > lfree else lfree) + service
+                        lbusy += service
+                        lmoved += moved
                         if r > fin:
                             fin = r
                         l2_total += moved
-                if miss:
-                    r = hreserve(ts, miss)
+                if miss:   # BandwidthServer.reserve(ts, miss), inlined
+                    service = miss / hrate
+                    r = hfree = (ts if ts > hfree else hfree) + service
+                    hbusy += service
+                    hmoved += miss
                     if r > fin:
                         fin = r
                     hbm_total += miss
@@ -219,7 +228,9 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             done.append((t + (block_end - t), 1, seq, k))
             seq += 1
         else:   # it ends in this step
-            done.append(key + (k,))
+            done.append((t, p, q, k))
+    hbm.free_at_ns, hbm.busy_ns, hbm.bytes_moved = hfree, hbusy, hmoved
+    l2.free_at_ns, l2.busy_ns, l2.bytes_moved = lfree, lbusy, lmoved
     # the blocks' ends, in the order SimPy would process them: their sums into stats as
     # book_block adds them, their cores back
     done.sort()

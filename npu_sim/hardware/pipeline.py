@@ -229,10 +229,14 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
             release(core)
         return base
     tiles = cp.tiles
-    hbm_reserve = dev.hbm.reserve
-    l2_reserve = dev.l2.reserve
+    hbm = dev.hbm   # their reserve(t, n) inlined below: the same float updates, no call
+    hrate = hbm.rate_bytes_per_ns
+    l2 = dev.l2
+    lrate = l2.rate_bytes_per_ns
     cache = dev.l2_cache
-    cache_read = cache.read
+    lines = cache.lines   # L2Cache.read inlined below: a hit moves its range to the end
+    move_to_end = lines.move_to_end
+    cache_insert = cache._insert
     cache_write = cache.write
     timeout = env.timeout
     wfac = 0.0
@@ -295,10 +299,17 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                             miss += b
                     booked = hit * wfac
                 else:
-                    for key, b in keyed:
-                        if cache_read((scope, key, j), b):
+                    for key, b in keyed:   # L2Cache.read((scope, key, j), b), inlined
+                        ck = (scope, key, j)
+                        if ck in lines:
+                            move_to_end(ck)
+                            cache.hits += 1
+                            cache.hit_bytes += b
                             hit += b
                         else:
+                            cache.misses += 1
+                            cache.miss_bytes += b
+                            cache_insert(ck, b)
                             miss += b
                     if res_keyed and miss > bus - moved:
                         m = int((miss - (bus - moved)) * res)
@@ -309,18 +320,30 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                     wb = cache.take_writeback()
                     miss += wb
                     wb_total += wb
-                if hit:
-                    t = l2_reserve(best_t, booked)
+                if hit:   # l2.reserve(best_t, booked)
+                    service = booked / lrate
+                    f0 = l2.free_at_ns
+                    t = l2.free_at_ns = (best_t if best_t > f0 else f0) + service
+                    l2.busy_ns += service
+                    l2.bytes_moved += booked
                     if t > fin:
                         fin = t
                     l2_total += hit
-            if moved:
-                t = l2_reserve(best_t, moved)
+            if moved:   # l2.reserve(best_t, moved)
+                service = moved / lrate
+                f0 = l2.free_at_ns
+                t = l2.free_at_ns = (best_t if best_t > f0 else f0) + service
+                l2.busy_ns += service
+                l2.bytes_moved += moved
                 if t > fin:
                     fin = t
                 l2_total += moved
-            if miss:
-                t = hbm_reserve(best_t, miss)
+            if miss:   # hbm.reserve(best_t, miss)
+                service = miss / hrate
+                f0 = hbm.free_at_ns
+                t = hbm.free_at_ns = (best_t if best_t > f0 else f0) + service
+                hbm.busy_ns += service
+                hbm.bytes_moved += miss
                 if t > fin:
                     fin = t
                 hbm_total += miss
