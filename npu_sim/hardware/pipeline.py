@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
 from .bandwidth import l2_write_cost_factor
-from .cost import AIV_PIPES, stage_memo as _stage_memo, stage_terms as _stage_terms
+from .cost import AIV_PIPES, stage_id_memo as _stage_id_memo, stage_memo as _stage_memo, stage_terms as _stage_terms
 from .block_book import book_block
 from .single_tile import run_single_tile
 
@@ -120,6 +120,7 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
     S = len(pipes)
     groups: list[list[tuple]] = [[] for _ in range(S)]
     memo = _stage_memo(chip, aiv_split)
+    idm = _stage_id_memo(chip, aiv_split)   # by identity first: no field hashing for a shared Stage
     for g in prog.tiles:
         if tuple(map(_pipe_of, g.stages)) != pipes:
             raise ValueError(f"tile groups of one block must share one pipe sequence: {pipes} vs "
@@ -128,15 +129,22 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
             continue
         count = g.count
         for s, st in enumerate(g.stages):
+            hit = idm.get(id(st))
+            if hit is not None and hit[0] is st:
+                groups[s].append((count,) + hit[1])
+                continue
             try:
                 terms = memo.get(st)
-            except TypeError:   # an unhashable L2 key: no memo
+            except TypeError:   # an unhashable L2 key: no value memo
                 terms = _stage_terms(chip, st, aiv_split)
             else:
                 if terms is None:
                     if len(memo) > 65536:
                         memo.clear()
                     terms = memo[st] = _stage_terms(chip, st, aiv_split)
+            if len(idm) > 65536:
+                idm.clear()
+            idm[id(st)] = (st, terms)
             groups[s].append((count,) + terms)
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)
