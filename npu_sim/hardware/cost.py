@@ -150,15 +150,24 @@ def _pipe(stage: Stage):
 _MTE2, _MTE3, _FIXPIPE, _CUBE, _VECTOR, _MTE1 = Pipe.MTE2, Pipe.MTE3, Pipe.FIXPIPE, Pipe.CUBE, Pipe.VECTOR, Pipe.MTE1
 
 
+_make_cost = StageCost._make
+
+
 def stage_cost(chip: ChipConfig, stage: Stage) -> StageCost:
     """The time terms of ``stage`` on ``chip`` (no contention; see the module table)."""
+    return _make_cost(_cost_terms(chip, stage))
+
+
+def _cost_terms(chip: ChipConfig, stage: Stage) -> tuple:
+    """:func:`stage_cost`'s fields as a plain tuple (no NamedTuple built: phase 1's
+    :func:`stage_terms` reads them by position)."""
     p = _pipe(stage)
     cyc = chip.ns_per_cycle
     tiles = stage.tiles if stage.tiles > 1 else 1   # max(1, stage.tiles)
     scalar = tiles * chip.scalar_ns_per_tile
     if p is _MTE2 or p is _MTE3 or p is _FIXPIPE:   # in GM_PIPES
         if stage.nbytes <= 0:
-            return StageCost(0.0, 0.0, 0.0, 0, (), 0, True)
+            return (0.0, 0.0, 0.0, 0, (), 0, True)
         covered = 0
         bus = 0
         keyed_bus = 0
@@ -188,28 +197,27 @@ def stage_cost(chip: ChipConfig, stage: Stage) -> StageCost:
                 chip.mte3_bytes_per_cycle if p is _MTE3 else chip.fixpipe_bytes_per_cycle)
         issues = stage.issues or tiles * max(1, len(stage.gm_ranges))   # stage_issues of a GM stage
         fixed = issues * chip.dma_latency_ns + scalar
-        return StageCost(total / rate * cyc, fixed, scalar, bus, tuple(keyed), stage.nbytes, True)
+        return (total / rate * cyc, fixed, scalar, bus, tuple(keyed), stage.nbytes, True)
     p = stage.pipe   # the other pipes are told apart by identity, as they always were
     if p is _CUBE:
         if stage.macs <= 0:
-            return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
-        return StageCost(math.ceil(stage.macs / cube_macs_per_cycle(chip, stage.dtype)) * cyc / chip.cube_efficiency,
-                         scalar, scalar,
-                         0, (), 0, False)
+            return (0.0, 0.0, 0.0, 0, (), 0, False)
+        return (math.ceil(stage.macs / cube_macs_per_cycle(chip, stage.dtype)) * cyc / chip.cube_efficiency,
+                scalar, scalar, 0, (), 0, False)
     if p is _VECTOR:
         reps = vector_repeats(chip, stage)
         if reps <= 0:
-            return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
+            return (0.0, 0.0, 0.0, 0, (), 0, False)
         eng = math.ceil(reps * chip.vector_repeat_bytes / chip.vector_bytes_per_cycle) * cyc / chip.vector_efficiency
         per_tile = -(-reps // tiles)   # stage_issues of a VECTOR stage, its repeats counted once
         issues = stage.issues or tiles * max(1, -(-per_tile // chip.vector_max_repeats))
-        return StageCost(eng, issues * chip.vector_issue_ns + scalar, scalar, 0, (), 0, False)
+        return (eng, issues * chip.vector_issue_ns + scalar, scalar, 0, (), 0, False)
     if p is _MTE1:
         if stage.nbytes <= 0:
-            return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
-        return StageCost(stage.nbytes / chip.mte1_bytes_per_cycle * cyc, scalar, scalar, 0, (), stage.nbytes, False)
+            return (0.0, 0.0, 0.0, 0, (), 0, False)
+        return (stage.nbytes / chip.mte1_bytes_per_cycle * cyc, scalar, scalar, 0, (), stage.nbytes, False)
     # SCALAR as a stage of its own: its per-tile overhead only
-    return StageCost(0.0, scalar, scalar, 0, (), 0, False)
+    return (0.0, scalar, scalar, 0, (), 0, False)
 
 
 #: pipes whose GM stage writes (the L2 write-back path)
@@ -220,10 +228,11 @@ def stage_terms(chip: ChipConfig, st: Stage, aiv_split: int) -> tuple:
     """One stage's entry of pipeline.py's ``CompiledProgram.groups`` without its tile count:
     ``(engine_ns, fixed_ns, scalar_ns, bus_bytes, keyed, nbytes, gm, write)``, the engine
     term of a VECTOR/MTE3 stage divided by ``aiv_split`` (a fused MIX program's AIVs)."""
-    c = stage_cost(chip, st)
+    eng, fixed, scalar, bus, keyed, nbytes, gm = _cost_terms(chip, st)   # stage_cost's fields
     p = _pipe(st)
-    eng = c.engine_ns / aiv_split if aiv_split > 1 and (p is _VECTOR or p is _MTE3) else c.engine_ns
-    return (eng, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes, c.gm and c.nbytes > 0,
+    if aiv_split > 1 and (p is _VECTOR or p is _MTE3):
+        eng = eng / aiv_split
+    return (eng, fixed, scalar, bus, keyed, nbytes, gm and nbytes > 0,
             p is _MTE3 or p is _FIXPIPE)   # in AIV_PIPES, in _WRITE_PIPES
 
 

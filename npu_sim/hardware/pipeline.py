@@ -100,9 +100,13 @@ def _tile_table(groups_s: list) -> list:
     TileSpec's entry repeated ``count`` times (one per tile index ``j`` of a GM stage
     with L2 keys, whose keys name the tile)."""
     row: list = []
+    append = row.append
     for count, eng, fixed, scalar, bus, keyed, nbytes, gm, write in groups_s:
         on_chip_ns = eng + fixed
-        if not gm:
+        if count == 1:   # the usual TileSpec of a block with a program per block: no list to build
+            append((True, on_chip_ns, fixed, scalar, nbytes, (eng, bus, keyed, write, 0)) if gm else
+                   (False, on_chip_ns, fixed, scalar, nbytes, None))
+        elif not gm:
             row += [(False, on_chip_ns, fixed, scalar, nbytes, None)] * count
         elif keyed:
             row += [(True, on_chip_ns, fixed, scalar, nbytes, (eng, bus, keyed, write, j)) for j in range(count)]
