@@ -57,6 +57,9 @@ SINGLE_TILE = True
 #: True: run_block's general loop computes every stage's start afresh at each step (the
 #: reference the tests compare its kept-up-to-date starts with)
 SCAN_ALL = False
+#: False: run_block's keyed GM ranges go through ``L2Cache.read`` / ``write`` (the reference the
+#: tests compare its inlined copies of them with)
+INLINE_L2 = True
 #: the start of a stage that cannot start yet (later than any time)
 _NEVER = float("inf")
 
@@ -248,8 +251,9 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     cache = dev.l2_cache
     lines = cache.lines   # L2Cache.read inlined below: a hit moves its range to the end
     move_to_end = lines.move_to_end
-    cache_insert = cache._insert
-    cache_write = cache.write
+    dirty = cache.dirty   # and L2Cache.write / _insert inlined: the same updates in the same order
+    l2cap = cache.capacity_bytes
+    inline_l2 = INLINE_L2
     timeout = env.timeout
     wfac = 0.0
     res = stats.resident
@@ -280,13 +284,14 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     cand = [_NEVER] * S
     cand[0] = base
     scan = SCAN_ALL
+    cand_index = cand.index
     for _ in range(n * S):
         # the startable stage with the earliest start, the first in stage order on a tie
         if scan:   # the reference: every stage's start computed afresh
             for r in range(S):
                 cand[r] = _start_of(r, nxt, end, n, base, last, bn)
         best_t = min(cand)
-        s = cand.index(best_t)
+        s = cand_index(best_t)
         i = nxt[s]
         gm, dur, fixed, scalar, nbytes, gm_terms = tiles[s][i]
         if gm:
@@ -304,16 +309,36 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                 if write:   # write-back: into L2 (at the write rate) unless larger than L2
                     if not wfac:
                         wfac = l2_write_cost_factor(dev.chip)
-                    for key, b in keyed:
-                        if cache_write((scope, key, j), b):
-                            hit += b
-                        else:
+                    for key, b in keyed:   # L2Cache.write((scope, key, j), b), inlined
+                        ck = (scope, key, j)
+                        if not inline_l2:
+                            if cache.write(ck, b):
+                                hit += b
+                            else:
+                                miss += b
+                            continue
+                        if ck in lines:
+                            cache.used_bytes -= lines.pop(ck)
+                            dirty.discard(ck)
+                        if b > l2cap:   # larger than the L2: nothing cached, to HBM
                             miss += b
+                        else:
+                            lines[ck] = b   # L2Cache._insert
+                            cache.used_bytes += b
+                            if cache.used_bytes > l2cap:
+                                cache._evict()
+                            dirty.add(ck)
+                            hit += b
                     booked = hit * wfac
                 else:
                     for key, b in keyed:   # L2Cache.read((scope, key, j), b), inlined
                         ck = (scope, key, j)
-                        if ck in lines:
+                        if not inline_l2:
+                            if cache.read(ck, b):
+                                hit += b
+                            else:
+                                miss += b
+                        elif ck in lines:
                             move_to_end(ck)
                             cache.hits += 1
                             cache.hit_bytes += b
@@ -321,7 +346,11 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                         else:
                             cache.misses += 1
                             cache.miss_bytes += b
-                            cache_insert(ck, b)
+                            if b <= l2cap:   # L2Cache._insert
+                                lines[ck] = b
+                                cache.used_bytes += b
+                                if cache.used_bytes > l2cap:
+                                    cache._evict()
                             miss += b
                     if res_keyed and miss > bus - moved:
                         m = int((miss - (bus - moved)) * res)
