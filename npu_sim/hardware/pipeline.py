@@ -84,7 +84,7 @@ class CompiledProgram:
     stage, ``j`` the tile's index within its TileSpec (its L2 keys), else None.
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n", "single", "stages", "distinct_pipes", "tiles")
+    __slots__ = ("prog", "pipes", "groups", "n", "single", "stages", "distinct_pipes", "_tiles")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
@@ -95,7 +95,18 @@ class CompiledProgram:
         self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
         self.stages = tuple(g[0][1:] for g in groups) if self.single else ()
         self.distinct_pipes = len(set(pipes)) == len(pipes)
-        self.tiles = [_tile_table(g) for g in groups] if n and pipes else []
+        # a one-tile program's blocks take the one-tile loops (single_tile.py, inline.py), which read
+        # ``stages``: its table is made if the general loop asks for it (a fused MIX block, SINGLE_TILE off)
+        self._tiles = None if self.single else [_tile_table(g) for g in groups] if n and pipes else []
+
+    @property
+    def tiles(self) -> list:
+        """The general loop's per-tile table (see the class docstring), made at the first
+        use for a one-tile program, in phase 1 for the others."""
+        t = self._tiles
+        if t is None:
+            t = self._tiles = [_tile_table(g) for g in self.groups] if self.n and self.pipes else []
+        return t
 
 
 def _tile_table(groups_s: list) -> list:

@@ -48,3 +48,16 @@ def test_identity_memo_gives_stage_terms(monkeypatch, split):
         if rnd % 10 == 9:   # the memos cleared mid-run, as their size bound does
             cost._ID_MEMOS.clear()
             cost._MEMOS.clear()
+
+
+def test_one_tile_table_made_on_demand():
+    """A one-tile program's ``tiles`` table is made at its first use (the one-tile loops
+    read ``stages``), equal to the table of the TileSpecs it expands; others' in phase 1."""
+    from npu_sim.hardware.pipeline import _tile_table
+    c = PRESETS["tiny"]
+    st = (Stage(Pipe.MTE2, nbytes=512), Stage(Pipe.VECTOR, vector_bytes=512), Stage(Pipe.MTE3, nbytes=512))
+    one = compile_program(c, BlockProgram((TileSpec(st, 1),)))
+    two = compile_program(c, BlockProgram((TileSpec(st, 2),)))
+    assert one.single and one._tiles is None and two._tiles is not None
+    assert one.tiles == [_tile_table(g) for g in one.groups] and one._tiles is one.tiles
+    assert len(two.tiles[0]) == 2
