@@ -7,6 +7,10 @@ every bandwidth reservation, L2 access and trace span happens in the same order 
 the same float clock values: the times are identical to the event path
 (tests/perf/test_fast_path.py compares both). What it saves: per block a SimPy
 process, its start event, its timeouts and its end event, plus the kernel's AllOf.
+
+(Over 300 lines on purpose: the one-tile loop is one function whose steps are inlined, the
+keyed L2 steps with them, as the hot path wants them, next to the generator driver whose
+order it reproduces.)
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from heapq import heappop, heappush
 
 from ..program import Pipe
 from . import pipeline as _pipeline
+from .bandwidth import l2_write_cost_factor
 from .block_book import book_block
 
 
@@ -71,6 +76,9 @@ def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) 
 
 #: False: every kernel on the fast path runs its blocks' generators (the tests compare both)
 ONE_TILE_LOOP = True
+#: False: one-tile blocks with L2-keyed ranges run their generators (the general loop), the
+#: reference the tests compare the one-tile loop's keyed steps with
+KEYED_ONE_TILE = True
 
 
 def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, plan=None) -> float:
@@ -89,8 +97,8 @@ def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, pl
     now = dev.env._now
     if plan is None:
         plan = dev.kernel_plan(spec)
-    if ONE_TILE_LOOP and _pipeline.SINGLE_TILE and plan.one_tile:
-        return _one_tile_blocks(dev, spec, stats, unit, dispatch_ns, cores, plan, now)
+    if ONE_TILE_LOOP and _pipeline.SINGLE_TILE and (plan.single or KEYED_ONE_TILE and plan.one_tile):
+        return _one_tile_blocks(dev, spec, stats, unit, dispatch_ns, cores, plan, now, scope)
     clock = InlineClock(now)
     release = sched.release
     run_block = _pipeline.run_block
@@ -99,7 +107,7 @@ def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, pl
     return run_blocks_inline(gens, clock, dispatch_ns)
 
 
-def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, plan, now: float) -> float:
+def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, plan, now: float, scope=None) -> float:
     """One-tile blocks without generators: each block's stages run strictly in order,
     exactly as hardware/single_tile.py's ``run_single_tile`` runs them (the same float
     operations, the same bookings of the HBM and L2 servers, spans and stats), and the
@@ -123,7 +131,12 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     written back once at the end, so the dicts get the same values and the same key
     order; the byte counts are integers, summed in any order. A block's core goes back
     to its free list as ``CoreScheduler.release`` puts it there (on the fast path nobody
-    waits for a core: ``Device._uncontended``)."""
+    waits for a core: ``Device._uncontended``).
+
+    A stage with L2-keyed ranges (``KernelPlan.one_tile`` admits them, ``plan.single`` does
+    not) books them as run_block's general loop books tile 0's (``scope``: the launch's
+    L2 key scope): the cache's reads or write-back writes, the write-backs they evict
+    charged to HBM, the keyed hits on the L2 server, then the resident share, then HBM."""
     plans = plan.stages
     n = len(plans)
     rec = dev.recorder
@@ -151,7 +164,10 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     ends = [start] * n
     durs = [None] * n
     tracks = [None] * n
-    hbm_total = l2_total = gm_total = 0
+    hbm_total = l2_total = gm_total = wb_total = 0
+    cache = dev.l2_cache
+    res_keyed = stats.resident_keyed
+    wfac = 0.0
     t = now
     first = 0   # blocks started so far (their start entries come before every other entry)
     while True:
@@ -179,7 +195,7 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
         st = plans[k]
         S = len(st)
         while s < S:
-            eng, fixed, scalar, bus, _keyed, nbytes, gm, write = st[s]
+            eng, fixed, scalar, bus, keyed, nbytes, gm, write = st[s]
             if gm:
                 if resumed:
                     resumed = False
@@ -187,7 +203,53 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
                     break
                 fin = ts + eng
                 miss = bus
-                if res and not write and bus:   # reads of data an earlier kernel left in L2
+                if keyed:   # L2-keyed ranges: run_block's steps for tile 0, in its order
+                    moved = 0
+                    if res and not write and bus:
+                        moved = int(bus * res)
+                        miss -= moved
+                    hit = 0
+                    if write:
+                        if not wfac:
+                            wfac = l2_write_cost_factor(dev.chip)
+                        for key, b in keyed:
+                            if cache.write((scope, key, 0), b):
+                                hit += b
+                            else:
+                                miss += b
+                        booked = hit * wfac
+                    else:
+                        for key, b in keyed:
+                            if cache.read((scope, key, 0), b):
+                                hit += b
+                            else:
+                                miss += b
+                        if res_keyed and miss > bus - moved:
+                            m = int((miss - (bus - moved)) * res)
+                            miss -= m
+                            hit += m
+                        booked = hit
+                    if cache.pending_writeback:   # dirty ranges this stage evicted go to HBM now
+                        wb = cache.take_writeback()
+                        miss += wb
+                        wb_total += wb
+                    if hit:   # BandwidthServer.reserve(ts, booked), inlined
+                        service = booked / lrate
+                        r = lfree = (ts if ts > lfree else lfree) + service
+                        lbusy += service
+                        lmoved += booked
+                        if r > fin:
+                            fin = r
+                        l2_total += hit
+                    if moved:
+                        service = moved / lrate
+                        r = lfree = (ts if ts > lfree else lfree) + service
+                        lbusy += service
+                        lmoved += moved
+                        if r > fin:
+                            fin = r
+                        l2_total += moved
+                elif res and not write and bus:   # reads of data an earlier kernel left in L2
                     moved = int(bus * res)
                     miss -= moved
                     if moved:   # BandwidthServer.reserve(ts, moved), inlined
@@ -291,8 +353,9 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             free_lists[c.core_type].append(c)
     stats.hbm_bytes += hbm_total
     stats.l2_hit_bytes += l2_total
+    stats.writeback_bytes += wb_total
     stats.gm_bytes += gm_total
     return t
 
 
-__all__ = ["InlineClock", "ONE_TILE_LOOP", "run_blocks_inline", "run_kernel_inline"]
+__all__ = ["InlineClock", "KEYED_ONE_TILE", "ONE_TILE_LOOP", "run_blocks_inline", "run_kernel_inline"]

@@ -71,9 +71,10 @@ class CompiledProgram:
 
     ``groups[s]`` lists, per TileSpec, ``(count, engine_ns, fixed_ns, scalar_ns,
     bus_bytes, keyed, nbytes, gm, write)`` of stage ``s`` (see ``StageCost``).
-    For a one-tile program (``single``), ``stages`` holds its stages' entries without
-    the count, ``(engine_ns, fixed_ns, scalar_ns, bus_bytes, keyed, nbytes, gm,
-    write)`` per stage (hardware/inline.py's one-tile loop reads them), else ``()``;
+    For a one-tile program (``one_tile``; ``single`` when it has no keyed range either),
+    ``stages`` holds its stages' entries without the count, ``(engine_ns, fixed_ns,
+    scalar_ns, bus_bytes, keyed, nbytes, gm, write)`` per stage (hardware/inline.py's
+    one-tile loop reads them), else ``()``;
     ``distinct_pipes`` says no pipe occurs twice in ``pipes``.
 
     ``tiles[s][i]`` is what run_block's general loop needs of stage ``s`` of tile
@@ -84,7 +85,7 @@ class CompiledProgram:
     stage, ``j`` the tile's index within its TileSpec (its L2 keys), else None.
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n", "single", "stages", "distinct_pipes", "_tiles")
+    __slots__ = ("prog", "pipes", "groups", "n", "single", "one_tile", "stages", "distinct_pipes", "_tiles")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
@@ -93,7 +94,9 @@ class CompiledProgram:
         self.n = n
         #: one tile and no keyed GM range: run_block takes hardware/single_tile.py's lean loop
         self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
-        self.stages = tuple(g[0][1:] for g in groups) if self.single else ()
+        #: one tile, L2 keys allowed: the fast path's one-tile loop takes it (hardware/inline.py)
+        self.one_tile = n == 1 and bool(pipes)
+        self.stages = tuple(g[0][1:] for g in groups) if self.one_tile else ()
         self.distinct_pipes = len(set(pipes)) == len(pipes)
         # a one-tile program's blocks take the one-tile loops (single_tile.py, inline.py), which read
         # ``stages``: its table is made if the general loop asks for it (a fused MIX block, SINGLE_TILE off)
