@@ -99,8 +99,9 @@ class CompiledProgram:
         self.stages = tuple(g[0][1:] for g in groups) if self.one_tile else ()
         self.distinct_pipes = len(set(pipes)) == len(pipes)
         # a one-tile program's blocks take the one-tile loops (single_tile.py, inline.py), which read
-        # ``stages``: its table is made if the general loop asks for it (a fused MIX block, SINGLE_TILE off)
-        self._tiles = None if self.single else [_tile_table(g) for g in groups] if n and pipes else []
+        # ``stages``: its table is made if the general loop asks for it (a fused MIX block, a kernel
+        # on the event path with keyed ranges, SINGLE_TILE off)
+        self._tiles = None if self.one_tile else [_tile_table(g) for g in groups] if n and pipes else []
 
     @property
     def tiles(self) -> list:
