@@ -69,6 +69,8 @@ FAST_PATH_ENV = "NPU_SIM_FAST_PATH"
 STREAM_RUNNER_ENV = "NPU_SIM_STREAM_RUNNER"
 
 _INF = float("inf")
+#: id(Pipe member) -> its name (``Pipe.value``, an Enum property lookup each time)
+_PIPE_NAMES = {id(p): p.value for p in Pipe}
 
 
 def _task(env, prev, enqueue_ns: float, gen, stream, name: str):
@@ -492,7 +494,9 @@ class Device:
 
     def _kernel_args(self, spec, dur, stats, kind, unit) -> dict[str, Any]:
         """A kernel's trace args (see :meth:`_finish_kernel`)."""
-        busy_out = {p.value: b for p, b in stats.busy.items()}
+        name = _PIPE_NAMES.get   # p.value without the Enum property lookup (anything else: p.value)
+        busy_out = {name(id(p)) or p.value: b for p, b in stats.busy.items()}
+        fixed_out = {name(id(p)) or p.value: b for p, b in stats.fixed.items()}
         cap, units = self._used[kind]
         n = spec.block_dim
         if kind is CoreType.MIX:
@@ -500,7 +504,7 @@ class Device:
             used = {"AIC": g, "AIV": 2 * g}
         else:
             used = {unit: min(n, cap)}
-        met = kernel_metrics(self.chip, dur, busy_out, {p.value: b for p, b in stats.fixed.items()}, stats.core_ns,
+        met = kernel_metrics(self.chip, dur, busy_out, fixed_out, stats.core_ns,
                              used, spec.flops, stats.gm_bytes, stats.hbm_bytes, stats.l2_hit_bytes)
         args = dict(self.spec_args(spec), task_type=TASK_TYPES[kind], block_dim=spec.block_dim,
                     tiling_key=spec.tiling_key, pipe_busy_ns=busy_out, gm_bytes=stats.gm_bytes,

@@ -50,6 +50,8 @@ _UTIL_UNITS = tuple((p, u) for p, u in PIPE_UNITS.items() if p != "SCALAR")
 #: below this utilisation of every resource a kernel is latency-bound [A]
 LATENCY_BOUND_BELOW = 0.5
 BOUNDS = ("compute", "memory", "latency")
+#: id(chip) -> (chip, sustained HBM rate, L2 read rate): computed once per chip object
+_RATES: dict[int, tuple] = {}
 
 
 def pipe_ratios(busy: dict[str, float], core_ns: dict[str, float]) -> dict[str, float]:
@@ -95,8 +97,13 @@ def kernel_metrics(chip, dur_ns: float, busy: dict[str, float], fixed: dict[str,
         util[pipe] = (bget(pipe, 0.0) - fget(pipe, 0.0)) / (T * cores) if T and cores else 0.0
     # against the rates the shared servers really run at (npu_sim.hardware.bandwidth:
     # sustained HBM, the ini L2 read rate), so "memory-bound" means what limits the run
-    util["HBM"] = hbm_bytes / (T * sustained_hbm_bytes_per_ns(chip)) if T else 0.0
-    util["L2"] = l2_hit_bytes / (T * l2_read_bytes_per_ns(chip)) if T else 0.0
+    rates = _RATES.get(id(chip))
+    if rates is None or rates[0] is not chip:
+        if len(_RATES) > 64:
+            _RATES.clear()
+        rates = _RATES[id(chip)] = (chip, sustained_hbm_bytes_per_ns(chip), l2_read_bytes_per_ns(chip))
+    util["HBM"] = hbm_bytes / (T * rates[1]) if T else 0.0
+    util["L2"] = l2_hit_bytes / (T * rates[2]) if T else 0.0
     comp_by = max(COMPUTE_PIPES, key=lambda p: util[p])
     mem_by = max(COPY_PIPES + ("HBM", "L2"), key=lambda p: util[p])
     cu, mu = min(util[comp_by], 1.0), min(util[mem_by], 1.0)

@@ -100,7 +100,7 @@ class DictColumns:
     :meth:`get` rebuilds the dict stored at that index (a new dict each call)."""
 
     __slots__ = ("_shapes", "_shape_ids", "_sid", "_f", "_i", "_o", "_fo", "_io", "_oo", "_strs",
-                 "_statics", "_static_ids", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok", "_plans",
+                 "_statics", "_static_ids", "_static_keys", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok", "_plans",
                  "_builders", "_tails", "_pickers")
 
     def __init__(self) -> None:
@@ -114,12 +114,13 @@ class DictColumns:
         self._pickles: dict[bytes, bytes] = {}      # lists and tuples, pickled and interned by value
         self._statics: list[dict] = [{}]            # static id -> dict (kept alive); 0: none
         self._static_ids: dict[int, int] = {}
+        self._static_keys: list[tuple] = [()]       # static id -> its keys (the plans' part of it)
         self._st = array("i")                       # per dict: its static id
         self._base = 0                              # dicts spilled to the spool file (they come first)
         self._spool: _Spool | None = None           # opened at the first spill
         self._seg_size = 0
         self._spill_ok = True
-        self._plans: dict = {}                      # layout signature -> _Plan (see _store)
+        self._plans: dict = {}                      # (layout signature, static keys) -> _Plan (see _store)
         self._tails: dict = {}                      # id(tail) -> (tail, static, _parts) for add_parts
         self._builders: list = []                   # shape id -> its reader (_builder), made at the first read
         self._pickers: dict = {}                    # (shape id, keys, default) -> its _picker, for columns
@@ -217,6 +218,7 @@ class DictColumns:
             if not st or self._statics[st] is not static:
                 st = self._static_ids[id(static)] = len(self._statics)
                 self._statics.append(static)
+                self._static_keys.append(tuple(static))
         self._st.append(st)
         return st
 
@@ -241,7 +243,7 @@ class DictColumns:
         split = cached[2] if cached is not None else None
         if split:   # the tail's column values ready: only the head's leaves to store
             sid = self._replay_split(split, hl, tl, lambda: {**head, **tail}, static or None)
-        elif cached is not None and (cached[1] or all(map(is_, cached[0].tget(hl + tl), cached[0].tvals))):
+        elif cached is not None and (cached[1] or all(map(is_, cached[0].tget(hl + tl), cached[0].tkget(static)))):
             # cached[1]: every static leaf lies in the tail, checked when cached (neither changes)
             sid = self._replay(cached[0], hl + tl, lambda: {**head, **tail}, static or None)
             if split is None and cached[1]:   # a tail used again: split it for the next calls (False: cannot)
@@ -252,7 +254,7 @@ class DictColumns:
             types = ht + tt
             sig = (hk + tk, types, hs + ts) if dict in types else (hk + tk, types)
             sid = self._store_leaves(lambda: {**head, **tail}, leaves, sig, static or None, st)
-            plan = self._plans.get((sig, st))
+            plan = self._plans.get((sig, self._static_keys[st]))
             if plan is not None and plan.sid == sid and len(hit[3]) < 64:
                 # the layout of this head with this tail: no signature to build next time
                 hit[3][hkey] = (plan, plan.tget is None or min(plan.tidx) >= len(hk), None)
@@ -340,7 +342,7 @@ class DictColumns:
         if not isinstance(d, dict):   # built at most once, where a fallback needs it
             make = d
             d = None
-        key = (sig, st)
+        key = (sig, self._static_keys[st])   # a plan serves every static with these keys
         plan = self._plans.get(key)
         if plan is None:
             shape = self._flatten(d if d is not None else make(), self._f, self._i, self._o, static)
@@ -348,7 +350,7 @@ class DictColumns:
             if len(self._plans) < 4096:
                 self._plans[key] = _Plan(shape, sid, static)
             return sid
-        if plan.tget is not None and not all(map(is_, plan.tget(leaves), plan.tvals)):
+        if plan.tget is not None and not all(map(is_, plan.tget(leaves), plan.tkget(static))):
             return self._sid_of(self._flatten(d if d is not None else make(), self._f, self._i, self._o, static))
         return self._replay(plan, leaves, d if d is not None else make, static)
 
@@ -504,9 +506,11 @@ class _TailSplit:
 class _Plan:
     """How one layout's leaves go to the columns (:meth:`DictColumns._store`): the
     leaf positions of each column in visiting order, and the static leaves with the
-    objects they must be."""
+    keys of the static dict whose values they must be (``tkget(static)``: those values,
+    so one plan serves every static dict with the same keys; the values are checked
+    against each call's own static)."""
 
-    __slots__ = ("sid", "fidx", "iidx", "fget", "iget", "oidx", "tget", "tidx", "tvals")
+    __slots__ = ("sid", "fidx", "iidx", "fget", "iget", "oidx", "tget", "tidx", "tkget")
 
     def __init__(self, shape: tuple, sid: int, static: dict | None):
         tags: list = []
@@ -530,7 +534,7 @@ class _Plan:
         self.oidx = tuple((j, t) for j, t in enumerate(tags) if t in (_S, _P, _O))
         self.tidx = tuple(j for j, _ in tkeys)
         self.tget = _getter(list(self.tidx))
-        self.tvals = tuple(static[k] for _, k in tkeys) if tkeys else ()
+        self.tkget = _getter([k for _, k in tkeys])
 
 
 def _leaf_expr(tag, pos: list) -> str:

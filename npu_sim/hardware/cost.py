@@ -145,71 +145,95 @@ def _pipe(stage: Stage):
     return p
 
 
+#: the pipes as module globals: ``Pipe.X`` is an Enum class attribute lookup, several times
+#: slower than a global's, and stage_cost runs once per distinct stage in phase 1
+_MTE2, _MTE3, _FIXPIPE, _CUBE, _VECTOR, _MTE1 = Pipe.MTE2, Pipe.MTE3, Pipe.FIXPIPE, Pipe.CUBE, Pipe.VECTOR, Pipe.MTE1
+
+
+_make_cost = StageCost._make
+
+
 def stage_cost(chip: ChipConfig, stage: Stage) -> StageCost:
     """The time terms of ``stage`` on ``chip`` (no contention; see the module table)."""
+    return _make_cost(_cost_terms(chip, stage))
+
+
+def _cost_terms(chip: ChipConfig, stage: Stage) -> tuple:
+    """:func:`stage_cost`'s fields as a plain tuple (no NamedTuple built: phase 1's
+    :func:`stage_terms` reads them by position)."""
     p = _pipe(stage)
     cyc = chip.ns_per_cycle
-    tiles = max(1, stage.tiles)
+    tiles = stage.tiles if stage.tiles > 1 else 1   # max(1, stage.tiles)
     scalar = tiles * chip.scalar_ns_per_tile
-    if p is Pipe.MTE2 or p is Pipe.MTE3 or p is Pipe.FIXPIPE:   # in GM_PIPES
+    if p is _MTE2 or p is _MTE3 or p is _FIXPIPE:   # in GM_PIPES
         if stage.nbytes <= 0:
-            return StageCost(0.0, 0.0, 0.0, 0, (), 0, True)
+            return (0.0, 0.0, 0.0, 0, (), 0, True)
         covered = 0
         bus = 0
         keyed_bus = 0
         keyed = []
+        burst = chip.gm_burst_bytes
         for r in stage.gm_ranges:
-            b = gm_bus_bytes(chip, r.nbytes, r.run_bytes)
-            covered += r.nbytes
+            nb, run = r.nbytes, r.run_bytes   # b = gm_bus_bytes(chip, nb, run), inlined
+            if nb <= 0:
+                b = 0
+            elif run <= 0 or run >= nb:
+                b = -(-nb // burst) * burst
+            else:
+                full, tail = divmod(nb, run)
+                b = full * (-(-run // burst) * burst)
+                if tail:
+                    b += -(-tail // burst) * burst
+            covered += nb
             if r.key is None or b <= 0:
                 bus += b
             else:
                 keyed.append((r.key, b))
                 keyed_bus += b
-        if stage.nbytes > covered:
-            bus += gm_bus_bytes(chip, stage.nbytes - covered)
+        if stage.nbytes > covered:   # gm_bus_bytes of the rest, one run
+            bus += -(-(stage.nbytes - covered) // burst) * burst
         total = bus + keyed_bus
-        rate = (chip.mte2_bytes_per_cycle if p is Pipe.MTE2 else
-                chip.mte3_bytes_per_cycle if p is Pipe.MTE3 else chip.fixpipe_bytes_per_cycle)
+        rate = (chip.mte2_bytes_per_cycle if p is _MTE2 else
+                chip.mte3_bytes_per_cycle if p is _MTE3 else chip.fixpipe_bytes_per_cycle)
         issues = stage.issues or tiles * max(1, len(stage.gm_ranges))   # stage_issues of a GM stage
         fixed = issues * chip.dma_latency_ns + scalar
-        return StageCost(total / rate * cyc, fixed, scalar, bus, tuple(keyed), stage.nbytes, True)
+        return (total / rate * cyc, fixed, scalar, bus, tuple(keyed), stage.nbytes, True)
     p = stage.pipe   # the other pipes are told apart by identity, as they always were
-    if p is Pipe.CUBE:
+    if p is _CUBE:
         if stage.macs <= 0:
-            return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
-        return StageCost(math.ceil(stage.macs / cube_macs_per_cycle(chip, stage.dtype)) * cyc / chip.cube_efficiency,
-                         scalar, scalar,
-                         0, (), 0, False)
-    if p is Pipe.VECTOR:
+            return (0.0, 0.0, 0.0, 0, (), 0, False)
+        return (math.ceil(stage.macs / cube_macs_per_cycle(chip, stage.dtype)) * cyc / chip.cube_efficiency,
+                scalar, scalar, 0, (), 0, False)
+    if p is _VECTOR:
         reps = vector_repeats(chip, stage)
         if reps <= 0:
-            return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
+            return (0.0, 0.0, 0.0, 0, (), 0, False)
         eng = math.ceil(reps * chip.vector_repeat_bytes / chip.vector_bytes_per_cycle) * cyc / chip.vector_efficiency
         per_tile = -(-reps // tiles)   # stage_issues of a VECTOR stage, its repeats counted once
         issues = stage.issues or tiles * max(1, -(-per_tile // chip.vector_max_repeats))
-        return StageCost(eng, issues * chip.vector_issue_ns + scalar, scalar, 0, (), 0, False)
-    if p is Pipe.MTE1:
+        return (eng, issues * chip.vector_issue_ns + scalar, scalar, 0, (), 0, False)
+    if p is _MTE1:
         if stage.nbytes <= 0:
-            return StageCost(0.0, 0.0, 0.0, 0, (), 0, False)
-        return StageCost(stage.nbytes / chip.mte1_bytes_per_cycle * cyc, scalar, scalar, 0, (), stage.nbytes, False)
+            return (0.0, 0.0, 0.0, 0, (), 0, False)
+        return (stage.nbytes / chip.mte1_bytes_per_cycle * cyc, scalar, scalar, 0, (), stage.nbytes, False)
     # SCALAR as a stage of its own: its per-tile overhead only
-    return StageCost(0.0, scalar, scalar, 0, (), 0, False)
+    return (0.0, scalar, scalar, 0, (), 0, False)
 
 
 #: pipes whose GM stage writes (the L2 write-back path)
-_WRITE_PIPES = frozenset({Pipe.MTE3, Pipe.FIXPIPE})
+_WRITE_PIPES = frozenset({_MTE3, _FIXPIPE})
 
 
 def stage_terms(chip: ChipConfig, st: Stage, aiv_split: int) -> tuple:
     """One stage's entry of pipeline.py's ``CompiledProgram.groups`` without its tile count:
     ``(engine_ns, fixed_ns, scalar_ns, bus_bytes, keyed, nbytes, gm, write)``, the engine
     term of a VECTOR/MTE3 stage divided by ``aiv_split`` (a fused MIX program's AIVs)."""
-    c = stage_cost(chip, st)
+    eng, fixed, scalar, bus, keyed, nbytes, gm = _cost_terms(chip, st)   # stage_cost's fields
     p = _pipe(st)
-    eng = c.engine_ns / aiv_split if aiv_split > 1 and (p is Pipe.VECTOR or p is Pipe.MTE3) else c.engine_ns
-    return (eng, c.fixed_ns, c.scalar_ns, c.bus_bytes, c.keyed, c.nbytes, c.gm and c.nbytes > 0,
-            p is Pipe.MTE3 or p is Pipe.FIXPIPE)   # in AIV_PIPES, in _WRITE_PIPES
+    if aiv_split > 1 and (p is _VECTOR or p is _MTE3):
+        eng = eng / aiv_split
+    return (eng, fixed, scalar, bus, keyed, nbytes, gm and nbytes > 0,
+            p is _MTE3 or p is _FIXPIPE)   # in AIV_PIPES, in _WRITE_PIPES
 
 
 #: per (chip object, aiv_split): Stage value -> its terms. stage_cost is a pure function of the
@@ -225,6 +249,24 @@ def stage_memo(chip: ChipConfig, aiv_split: int) -> dict:
         if len(_MEMOS) > 64:
             _MEMOS.clear()
         hit = _MEMOS[key] = (chip, {})
+    return hit[1]
+
+
+#: per (chip object, aiv_split): id(Stage) -> (the Stage, its terms), looked up before
+#: :data:`_MEMOS`: tilings share one Stage object among many blocks, and an int hashes in a
+#: fraction of the time a frozen Stage's fields do (the Stage is kept, so its id stays its own)
+_ID_MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
+
+
+def stage_id_memo(chip: ChipConfig, aiv_split: int) -> dict:
+    """The identity memo of :func:`stage_terms` for ``chip``: ``id(stage) -> (stage, terms)``
+    (an entry is valid only while its first item *is* the stage looked up)."""
+    key = (id(chip), aiv_split)
+    hit = _ID_MEMOS.get(key)
+    if hit is None or hit[0] is not chip:
+        if len(_ID_MEMOS) > 64:
+            _ID_MEMOS.clear()
+        hit = _ID_MEMOS[key] = (chip, {})
     return hit[1]
 
 

@@ -7,6 +7,10 @@ every bandwidth reservation, L2 access and trace span happens in the same order 
 the same float clock values: the times are identical to the event path
 (tests/perf/test_fast_path.py compares both). What it saves: per block a SimPy
 process, its start event, its timeouts and its end event, plus the kernel's AllOf.
+
+(Over 300 lines on purpose: the one-tile loop is one function whose steps are inlined, the
+keyed L2 steps with them, as the hot path wants them, next to the generator driver whose
+order it reproduces.)
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from heapq import heappop, heappush
 
 from ..program import Pipe
 from . import pipeline as _pipeline
+from .bandwidth import l2_write_cost_factor
 from .block_book import book_block
 
 
@@ -71,6 +76,9 @@ def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) 
 
 #: False: every kernel on the fast path runs its blocks' generators (the tests compare both)
 ONE_TILE_LOOP = True
+#: False: one-tile blocks with L2-keyed ranges run their generators (the general loop), the
+#: reference the tests compare the one-tile loop's keyed steps with
+KEYED_ONE_TILE = True
 
 
 def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, plan=None) -> float:
@@ -89,8 +97,8 @@ def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, pl
     now = dev.env._now
     if plan is None:
         plan = dev.kernel_plan(spec)
-    if ONE_TILE_LOOP and _pipeline.SINGLE_TILE and plan.one_tile:
-        return _one_tile_blocks(dev, spec, stats, unit, dispatch_ns, cores, plan, now)
+    if ONE_TILE_LOOP and _pipeline.SINGLE_TILE and (plan.single or KEYED_ONE_TILE and plan.one_tile):
+        return _one_tile_blocks(dev, spec, stats, unit, dispatch_ns, cores, plan, now, scope)
     clock = InlineClock(now)
     release = sched.release
     run_block = _pipeline.run_block
@@ -99,7 +107,7 @@ def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, pl
     return run_blocks_inline(gens, clock, dispatch_ns)
 
 
-def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, plan, now: float) -> float:
+def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, plan, now: float, scope=None) -> float:
     """One-tile blocks without generators: each block's stages run strictly in order,
     exactly as hardware/single_tile.py's ``run_single_tile`` runs them (the same float
     operations, the same bookings of the HBM and L2 servers, spans and stats), and the
@@ -123,14 +131,23 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     written back once at the end, so the dicts get the same values and the same key
     order; the byte counts are integers, summed in any order. A block's core goes back
     to its free list as ``CoreScheduler.release`` puts it there (on the fast path nobody
-    waits for a core: ``Device._uncontended``)."""
+    waits for a core: ``Device._uncontended``).
+
+    A stage with L2-keyed ranges (``KernelPlan.one_tile`` admits them, ``plan.single`` does
+    not) books them as run_block's general loop books tile 0's (``scope``: the launch's
+    L2 key scope): the cache's reads or write-back writes, the write-backs they evict
+    charged to HBM, the keyed hits on the L2 server, then the resident share, then HBM."""
     plans = plan.stages
     n = len(plans)
     rec = dev.recorder
     sink = rec.pipe_sink() if rec.enabled and rec.pipes else None
     label = spec.name
     res = stats.resident
-    hreserve, lreserve = dev.hbm.reserve, dev.l2.reserve
+    # the HBM and L2 servers' state in locals (nothing else books them while the blocks run),
+    # updated as BandwidthServer.reserve updates it and written back after the loop
+    hbm, l2 = dev.hbm, dev.l2
+    hrate, hfree, hbusy, hmoved = hbm.rate_bytes_per_ns, hbm.free_at_ns, hbm.busy_ns, hbm.bytes_moved
+    lrate, lfree, lbusy, lmoved = l2.rate_bytes_per_ns, l2.free_at_ns, l2.busy_ns, l2.bytes_moved
     pipes = plan.pipes
     if dispatch_ns:   # the blocks' start entries: (time, priority, sequence) as SimPy would queue them
         start = now + dispatch_ns
@@ -147,7 +164,10 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
     ends = [start] * n
     durs = [None] * n
     tracks = [None] * n
-    hbm_total = l2_total = gm_total = 0
+    hbm_total = l2_total = gm_total = wb_total = 0
+    cache = dev.l2_cache
+    res_keyed = stats.resident_keyed
+    wfac = 0.0
     t = now
     first = 0   # blocks started so far (their start entries come before every other entry)
     while True:
@@ -155,7 +175,7 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             k = first
             first += 1
             t = start
-            key = (start, prio0, seq0 + k)
+            p, q = prio0, seq0 + k
             d = durs[k] = []
             resumed = False
             if sink is not None:
@@ -165,7 +185,6 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             block_end = start
         elif heap:
             t, p, q, k = heappop(heap)
-            key = (t, p, q)
             d = durs[k]
             resumed = True   # at stage s's start (the clock may differ from its start by rounding)
             s = nxt[k]
@@ -176,7 +195,7 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
         st = plans[k]
         S = len(st)
         while s < S:
-            eng, fixed, scalar, bus, _keyed, nbytes, gm, write = st[s]
+            eng, fixed, scalar, bus, keyed, nbytes, gm, write = st[s]
             if gm:
                 if resumed:
                     resumed = False
@@ -184,16 +203,68 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
                     break
                 fin = ts + eng
                 miss = bus
-                if res and not write and bus:   # reads of data an earlier kernel left in L2
-                    moved = int(bus * res)
-                    miss -= moved
+                if keyed:   # L2-keyed ranges: run_block's steps for tile 0, in its order
+                    moved = 0
+                    if res and not write and bus:
+                        moved = int(bus * res)
+                        miss -= moved
+                    hit = 0
+                    if write:
+                        if not wfac:
+                            wfac = l2_write_cost_factor(dev.chip)
+                        for key, b in keyed:
+                            if cache.write((scope, key, 0), b):
+                                hit += b
+                            else:
+                                miss += b
+                        booked = hit * wfac
+                    else:
+                        for key, b in keyed:
+                            if cache.read((scope, key, 0), b):
+                                hit += b
+                            else:
+                                miss += b
+                        if res_keyed and miss > bus - moved:
+                            m = int((miss - (bus - moved)) * res)
+                            miss -= m
+                            hit += m
+                        booked = hit
+                    if cache.pending_writeback:   # dirty ranges this stage evicted go to HBM now
+                        wb = cache.take_writeback()
+                        miss += wb
+                        wb_total += wb
+                    if hit:   # BandwidthServer.reserve(ts, booked), inlined
+                        service = booked / lrate
+                        r = lfree = (ts if ts > lfree else lfree) + service
+                        lbusy += service
+                        lmoved += booked
+                        if r > fin:
+                            fin = r
+                        l2_total += hit
                     if moved:
-                        r = lreserve(ts, moved)
+                        service = moved / lrate
+                        r = lfree = (ts if ts > lfree else lfree) + service
+                        lbusy += service
+                        lmoved += moved
                         if r > fin:
                             fin = r
                         l2_total += moved
-                if miss:
-                    r = hreserve(ts, miss)
+                elif res and not write and bus:   # reads of data an earlier kernel left in L2
+                    moved = int(bus * res)
+                    miss -= moved
+                    if moved:   # BandwidthServer.reserve(ts, moved), inlined
+                        service = moved / lrate
+                        r = lfree = (ts if ts > lfree else lfree) + service
+                        lbusy += service
+                        lmoved += moved
+                        if r > fin:
+                            fin = r
+                        l2_total += moved
+                if miss:   # BandwidthServer.reserve(ts, miss), inlined
+                    service = miss / hrate
+                    r = hfree = (ts if ts > hfree else hfree) + service
+                    hbusy += service
+                    hmoved += miss
                     if r > fin:
                         fin = r
                     hbm_total += miss
@@ -219,7 +290,9 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             done.append((t + (block_end - t), 1, seq, k))
             seq += 1
         else:   # it ends in this step
-            done.append(key + (k,))
+            done.append((t, p, q, k))
+    hbm.free_at_ns, hbm.busy_ns, hbm.bytes_moved = hfree, hbusy, hmoved
+    l2.free_at_ns, l2.busy_ns, l2.bytes_moved = lfree, lbusy, lmoved
     # the blocks' ends, in the order SimPy would process them: their sums into stats as
     # book_block adds them, their cores back
     done.sort()
@@ -280,8 +353,9 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             free_lists[c.core_type].append(c)
     stats.hbm_bytes += hbm_total
     stats.l2_hit_bytes += l2_total
+    stats.writeback_bytes += wb_total
     stats.gm_bytes += gm_total
     return t
 
 
-__all__ = ["InlineClock", "ONE_TILE_LOOP", "run_blocks_inline", "run_kernel_inline"]
+__all__ = ["InlineClock", "KEYED_ONE_TILE", "ONE_TILE_LOOP", "run_blocks_inline", "run_kernel_inline"]

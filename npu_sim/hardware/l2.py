@@ -98,9 +98,14 @@ class L2Cache:
     def _insert(self, key: Hashable, nbytes: int) -> None:
         if nbytes > self.capacity_bytes:
             return
-        lines = self.lines
-        lines[key] = nbytes
+        self.lines[key] = nbytes
         self.used_bytes += nbytes
+        if self.used_bytes > self.capacity_bytes:
+            self._evict()
+
+    def _evict(self) -> None:
+        """Evict LRU ranges until the cached bytes fit, dirty ones written back (run_block's inlined insert)."""
+        lines = self.lines
         dirty = self.dirty
         while self.used_bytes > self.capacity_bytes:
             k, b = lines.popitem(last=False)

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
 from .bandwidth import l2_write_cost_factor
-from .cost import AIV_PIPES, stage_memo as _stage_memo, stage_terms as _stage_terms
+from .cost import AIV_PIPES, stage_id_memo as _stage_id_memo, stage_memo as _stage_memo, stage_terms as _stage_terms
 from .block_book import book_block
 from .single_tile import run_single_tile
 
@@ -57,6 +57,9 @@ SINGLE_TILE = True
 #: True: run_block's general loop computes every stage's start afresh at each step (the
 #: reference the tests compare its kept-up-to-date starts with)
 SCAN_ALL = False
+#: False: run_block's keyed GM ranges go through ``L2Cache.read`` / ``write`` (the reference the
+#: tests compare its inlined copies of them with)
+INLINE_L2 = True
 #: the start of a stage that cannot start yet (later than any time)
 _NEVER = float("inf")
 
@@ -68,9 +71,10 @@ class CompiledProgram:
 
     ``groups[s]`` lists, per TileSpec, ``(count, engine_ns, fixed_ns, scalar_ns,
     bus_bytes, keyed, nbytes, gm, write)`` of stage ``s`` (see ``StageCost``).
-    For a one-tile program (``single``), ``stages`` holds its stages' entries without
-    the count, ``(engine_ns, fixed_ns, scalar_ns, bus_bytes, keyed, nbytes, gm,
-    write)`` per stage (hardware/inline.py's one-tile loop reads them), else ``()``;
+    For a one-tile program (``one_tile``; ``single`` when it has no keyed range either),
+    ``stages`` holds its stages' entries without the count, ``(engine_ns, fixed_ns,
+    scalar_ns, bus_bytes, keyed, nbytes, gm, write)`` per stage (hardware/inline.py's
+    one-tile loop reads them), else ``()``;
     ``distinct_pipes`` says no pipe occurs twice in ``pipes``.
 
     ``tiles[s][i]`` is what run_block's general loop needs of stage ``s`` of tile
@@ -81,7 +85,7 @@ class CompiledProgram:
     stage, ``j`` the tile's index within its TileSpec (its L2 keys), else None.
     """
 
-    __slots__ = ("prog", "pipes", "groups", "n", "single", "stages", "distinct_pipes", "tiles")
+    __slots__ = ("prog", "pipes", "groups", "n", "single", "one_tile", "stages", "distinct_pipes", "_tiles")
 
     def __init__(self, prog: BlockProgram, pipes, groups, n):
         self.prog = prog
@@ -90,9 +94,23 @@ class CompiledProgram:
         self.n = n
         #: one tile and no keyed GM range: run_block takes hardware/single_tile.py's lean loop
         self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
-        self.stages = tuple(g[0][1:] for g in groups) if self.single else ()
+        #: one tile, L2 keys allowed: the fast path's one-tile loop takes it (hardware/inline.py)
+        self.one_tile = n == 1 and bool(pipes)
+        self.stages = tuple(g[0][1:] for g in groups) if self.one_tile else ()
         self.distinct_pipes = len(set(pipes)) == len(pipes)
-        self.tiles = [_tile_table(g) for g in groups] if n and pipes else []
+        # a one-tile program's blocks take the one-tile loops (single_tile.py, inline.py), which read
+        # ``stages``: its table is made if the general loop asks for it (a fused MIX block, a kernel
+        # on the event path with keyed ranges, SINGLE_TILE off)
+        self._tiles = None if self.one_tile else [_tile_table(g) for g in groups] if n and pipes else []
+
+    @property
+    def tiles(self) -> list:
+        """The general loop's per-tile table (see the class docstring), made at the first
+        use for a one-tile program, in phase 1 for the others."""
+        t = self._tiles
+        if t is None:
+            t = self._tiles = [_tile_table(g) for g in self.groups] if self.n and self.pipes else []
+        return t
 
 
 def _tile_table(groups_s: list) -> list:
@@ -100,9 +118,13 @@ def _tile_table(groups_s: list) -> list:
     TileSpec's entry repeated ``count`` times (one per tile index ``j`` of a GM stage
     with L2 keys, whose keys name the tile)."""
     row: list = []
+    append = row.append
     for count, eng, fixed, scalar, bus, keyed, nbytes, gm, write in groups_s:
         on_chip_ns = eng + fixed
-        if not gm:
+        if count == 1:   # the usual TileSpec of a block with a program per block: no list to build
+            append((True, on_chip_ns, fixed, scalar, nbytes, (eng, bus, keyed, write, 0)) if gm else
+                   (False, on_chip_ns, fixed, scalar, nbytes, None))
+        elif not gm:
             row += [(False, on_chip_ns, fixed, scalar, nbytes, None)] * count
         elif keyed:
             row += [(True, on_chip_ns, fixed, scalar, nbytes, (eng, bus, keyed, write, j)) for j in range(count)]
@@ -120,6 +142,7 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
     S = len(pipes)
     groups: list[list[tuple]] = [[] for _ in range(S)]
     memo = _stage_memo(chip, aiv_split)
+    idm = _stage_id_memo(chip, aiv_split)   # by identity first: no field hashing for a shared Stage
     for g in prog.tiles:
         if tuple(map(_pipe_of, g.stages)) != pipes:
             raise ValueError(f"tile groups of one block must share one pipe sequence: {pipes} vs "
@@ -128,15 +151,22 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
             continue
         count = g.count
         for s, st in enumerate(g.stages):
+            hit = idm.get(id(st))
+            if hit is not None and hit[0] is st:
+                groups[s].append((count,) + hit[1])
+                continue
             try:
                 terms = memo.get(st)
-            except TypeError:   # an unhashable L2 key: no memo
+            except TypeError:   # an unhashable L2 key: no value memo
                 terms = _stage_terms(chip, st, aiv_split)
             else:
                 if terms is None:
                     if len(memo) > 65536:
                         memo.clear()
                     terms = memo[st] = _stage_terms(chip, st, aiv_split)
+            if len(idm) > 65536:
+                idm.clear()
+            idm[id(st)] = (st, terms)
             groups[s].append((count,) + terms)
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)
@@ -229,11 +259,16 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
             release(core)
         return base
     tiles = cp.tiles
-    hbm_reserve = dev.hbm.reserve
-    l2_reserve = dev.l2.reserve
+    hbm = dev.hbm   # their reserve(t, n) inlined below: the same float updates, no call
+    hrate = hbm.rate_bytes_per_ns
+    l2 = dev.l2
+    lrate = l2.rate_bytes_per_ns
     cache = dev.l2_cache
-    cache_read = cache.read
-    cache_write = cache.write
+    lines = cache.lines   # L2Cache.read inlined below: a hit moves its range to the end
+    move_to_end = lines.move_to_end
+    dirty = cache.dirty   # and L2Cache.write / _insert inlined: the same updates in the same order
+    l2cap = cache.capacity_bytes
+    inline_l2 = INLINE_L2
     timeout = env.timeout
     wfac = 0.0
     res = stats.resident
@@ -264,13 +299,14 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     cand = [_NEVER] * S
     cand[0] = base
     scan = SCAN_ALL
+    cand_index = cand.index
     for _ in range(n * S):
         # the startable stage with the earliest start, the first in stage order on a tie
         if scan:   # the reference: every stage's start computed afresh
             for r in range(S):
                 cand[r] = _start_of(r, nxt, end, n, base, last, bn)
         best_t = min(cand)
-        s = cand.index(best_t)
+        s = cand_index(best_t)
         i = nxt[s]
         gm, dur, fixed, scalar, nbytes, gm_terms = tiles[s][i]
         if gm:
@@ -288,17 +324,48 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                 if write:   # write-back: into L2 (at the write rate) unless larger than L2
                     if not wfac:
                         wfac = l2_write_cost_factor(dev.chip)
-                    for key, b in keyed:
-                        if cache_write((scope, key, j), b):
-                            hit += b
-                        else:
+                    for key, b in keyed:   # L2Cache.write((scope, key, j), b), inlined
+                        ck = (scope, key, j)
+                        if not inline_l2:
+                            if cache.write(ck, b):
+                                hit += b
+                            else:
+                                miss += b
+                            continue
+                        if ck in lines:
+                            cache.used_bytes -= lines.pop(ck)
+                            dirty.discard(ck)
+                        if b > l2cap:   # larger than the L2: nothing cached, to HBM
                             miss += b
+                        else:
+                            lines[ck] = b   # L2Cache._insert
+                            cache.used_bytes += b
+                            if cache.used_bytes > l2cap:
+                                cache._evict()
+                            dirty.add(ck)
+                            hit += b
                     booked = hit * wfac
                 else:
-                    for key, b in keyed:
-                        if cache_read((scope, key, j), b):
+                    for key, b in keyed:   # L2Cache.read((scope, key, j), b), inlined
+                        ck = (scope, key, j)
+                        if not inline_l2:
+                            if cache.read(ck, b):
+                                hit += b
+                            else:
+                                miss += b
+                        elif ck in lines:
+                            move_to_end(ck)
+                            cache.hits += 1
+                            cache.hit_bytes += b
                             hit += b
                         else:
+                            cache.misses += 1
+                            cache.miss_bytes += b
+                            if b <= l2cap:   # L2Cache._insert
+                                lines[ck] = b
+                                cache.used_bytes += b
+                                if cache.used_bytes > l2cap:
+                                    cache._evict()
                             miss += b
                     if res_keyed and miss > bus - moved:
                         m = int((miss - (bus - moved)) * res)
@@ -309,18 +376,30 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
                     wb = cache.take_writeback()
                     miss += wb
                     wb_total += wb
-                if hit:
-                    t = l2_reserve(best_t, booked)
+                if hit:   # l2.reserve(best_t, booked)
+                    service = booked / lrate
+                    f0 = l2.free_at_ns
+                    t = l2.free_at_ns = (best_t if best_t > f0 else f0) + service
+                    l2.busy_ns += service
+                    l2.bytes_moved += booked
                     if t > fin:
                         fin = t
                     l2_total += hit
-            if moved:
-                t = l2_reserve(best_t, moved)
+            if moved:   # l2.reserve(best_t, moved)
+                service = moved / lrate
+                f0 = l2.free_at_ns
+                t = l2.free_at_ns = (best_t if best_t > f0 else f0) + service
+                l2.busy_ns += service
+                l2.bytes_moved += moved
                 if t > fin:
                     fin = t
                 l2_total += moved
-            if miss:
-                t = hbm_reserve(best_t, miss)
+            if miss:   # hbm.reserve(best_t, miss)
+                service = miss / hrate
+                f0 = hbm.free_at_ns
+                t = hbm.free_at_ns = (best_t if best_t > f0 else f0) + service
+                hbm.busy_ns += service
+                hbm.bytes_moved += miss
                 if t > fin:
                     fin = t
                 hbm_total += miss
