@@ -24,6 +24,8 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
+from npu_sim.host_gc import with_gc_paused
+
 from .errors import UnsupportedModelError
 from .fusion import fuse_attention as _fuse_attention
 from .graph import Graph, Node
@@ -221,6 +223,7 @@ def read_onnx(path_or_model) -> onnx.ModelProto:
         raise UnsupportedModelError(f"cannot read ONNX model {path_or_model}: {e}") from None
 
 
+@with_gc_paused   # builds thousands of nodes, attrs and arrays (npu_sim/host_gc.py)
 def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, np.ndarray] | None = None,
               fuse_attention: bool = True, meta_only: bool = False) -> Graph:
     """Load and fold a model. ``overrides`` replace initializers (e.g. weights fed

@@ -227,11 +227,15 @@ def flash_attention_forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, pse: np
     acc = np.zeros((b, n, s_q, v.shape[3]), np.float32)
     sc = np.float32(scale)
     kt = k.swapaxes(-1, -2)
-    # every step below writes into an array this loop owns (``s`` is the fresh matmul
-    # result, ``acc``/``l`` are ours): the same float32 ufuncs as out-of-place, the same bits
+    # every step below writes into an array this loop owns (``s`` is the matmul result in
+    # ``s_buf``, ``acc``/``l``/``pv`` are ours): the same float32 ufuncs as out-of-place, the
+    # same bits; the QK^T and PV products go into two buffers reused across blocks (a fresh
+    # array per block faults in new pages; the same GEMMs, so the same bits)
+    s_buf = np.empty((b, n, s_q, min(block_kv, s_kv)), np.float32)
+    pv = np.empty(acc.shape, np.float32)
     for j0 in range(0, s_kv, block_kv):
         j1 = min(j0 + block_kv, s_kv)
-        s = np.matmul(q, kt[..., j0:j1])
+        s = np.matmul(q, kt[..., j0:j1], out=s_buf if j1 - j0 == s_buf.shape[-1] else None)
         if pse is not None:
             s = s + pse[..., j0:j1]   # not in place: pse may broadcast s to a larger shape
         s *= sc
@@ -250,9 +254,9 @@ def flash_attention_forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, pse: np
         if p_dtype is not None:
             p = p.astype(p_dtype).astype(np.float32)
         acc *= alpha[..., None]
-        acc += np.matmul(p, v[..., j0:j1, :])
+        acc += np.matmul(p, v[..., j0:j1, :], out=pv)
         m = m_new
-    out = acc / l[..., None]
+    out = np.divide(acc, l[..., None], out=acc)   # acc is ours: the same division in place
     if zero_invalid_rows and masked is not None:
         out = np.where(np.broadcast_to(masked, (b, n, s_q, s_kv)).all(axis=-1)[..., None], np.float32(0), out)
     return out, m, l
@@ -268,10 +272,12 @@ def fa_body(tensors: dict, *, layout: str, head_num: int, kv_head_num: int, scal
     def make(addrs, ws):
         def body(mem):
             def read(role):
-                return tensor_view(mem, addrs[slot[role]], tensors[role])
-            q = to_bnsd(read("query"), layout, head_num).astype(np.float32)
-            k = to_bnsd(read("key"), layout, kv_head_num).astype(np.float32)
-            v = to_bnsd(read("value"), layout, kv_head_num).astype(np.float32)
+                return tensor_view(mem, addrs[slot[role]], tensors[role], writable=False)   # only read
+            # float32 operands are read in place through their strides (the GEMMs see the
+            # same values; BLAS packs its panels either way), other dtypes widened
+            q = np.asarray(to_bnsd(read("query"), layout, head_num), np.float32)
+            k = np.asarray(to_bnsd(read("key"), layout, kv_head_num), np.float32)
+            v = np.asarray(to_bnsd(read("value"), layout, kv_head_num), np.float32)
             pse = read("pse").astype(np.float32) if "pse" in slot else None
             masked = None
             if "mask" in slot:

@@ -36,6 +36,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from npu_sim.program import KernelSpec
 
 from ...base.memview import tensor_view, write_out
+from ...common.epilogue_inplace import apply_in_place
 from ...matmul.common.cube_math import round_operand
 from ...matmul.common.cube_program import apply_epilogue, cube_program
 from .tiling_data import ConvolutionTilingData
@@ -187,6 +188,8 @@ def conv_body_from(in_t, w_t, bias_t, out_t, compute_fn, act=None, res_t=None, d
                 else:
                     np.add(r, res.astype(np.float32), out=r)
             if act is not None:
+                if ov is not None and apply_in_place(r, act):
+                    return  # the epilogue applied where the result sits, in the output
                 r = apply_epilogue(r, *act)
             elif ov is not None:
                 return  # the result already sits in the output

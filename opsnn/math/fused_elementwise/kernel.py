@@ -19,7 +19,7 @@ from npu_sim.program import KernelSpec
 from ...base.memview import tensor_view, write_out
 from ...base.vector_tiling import vector_spec
 from ..elementwise.kernel import ELEMENTWISE_COMPUTE
-from ..pointwise.kernel import POINTWISE_COMPUTE
+from ..pointwise.kernel import POINTWISE_COMPUTE, erf_compute
 from .infershape import step_dtypes
 from .tiling_data import FusedElementwiseTilingData
 
@@ -55,12 +55,20 @@ def _in_place_target(op, a, dt, shape, reusable):
     return None
 
 
+#: the in-place switch of :func:`run_chain`'s ``out`` scratch and Erf step (False: the
+#: reference path, where only the last step may write into ``out`` and Erf allocates)
+OUT_AS_SCRATCH = True
+
+
 def run_chain(xs: list[np.ndarray], steps, out: np.ndarray | None = None) -> np.ndarray:
     """The chain's result for input arrays ``xs`` (each step in its result dtype).
     Intermediates no later step reads are reused as the output of an elementwise step
     (``out=``; the same ufunc on the same dtypes, so the same bits). ``out``: when
-    given (not overlapping any input), the last step may be written straight into it;
-    the return value is then ``out`` itself or an array still to be stored."""
+    given (not overlapping any input), the last step may be written straight into it,
+    and (``OUT_AS_SCRATCH``) so may an earlier step while ``out`` holds no value a later
+    step reads; an Erf step writes into a dead intermediate or ``out`` the same way
+    (``erf_compute(x, out=)``: each element read before it is written). The return
+    value is then ``out`` itself or an array still to be stored."""
     dts = step_dtypes([x.dtype for x in xs], steps)
     vals = list(xs)
     n_in = len(xs)
@@ -69,20 +77,35 @@ def run_chain(xs: list[np.ndarray], steps, out: np.ndarray | None = None) -> np.
         for o in operands:
             last_use[o] = k
     owned = set()   # indices of chain-made arrays that own their memory
+    held = None     # index of the value ``out`` holds (OUT_AS_SCRATCH), None while it holds none
+    scratch = OUT_AS_SCRATCH and out is not None and out.flags.c_contiguous
     with np.errstate(all="ignore"):
         for k, ((op, operands, _attrs), dt) in enumerate(zip(steps, dts)):
             a = [vals[o] for o in operands]
             r = None
+            out_free = scratch and (held is None or last_use.get(held, -1) <= k)
             if op != "Cast" and op in _UFUNC:
                 shape = np.broadcast_shapes(*[x.shape for x in a])
                 dead = [(o, vals[o]) for o in dict.fromkeys(operands) if o in owned and last_use[o] == k]
-                if k == len(steps) - 1 and out is not None and out.dtype == dt and out.shape == shape \
-                        and dt.kind == "f" and all(x.dtype == dt for x in a):
+                fits = out is not None and out.dtype == dt and out.shape == shape and dt.kind == "f" \
+                    and all(x.dtype == dt for x in a)
+                if k == len(steps) - 1 and fits:
                     dead = [(-1, out)]
+                elif fits and out_free:
+                    dead.append((-1, out))
                 t = _in_place_target(op, a, dt, shape, dead)
                 if t is not None:
                     target = out if t == -1 else vals[t]
                     r = _UFUNC[op](*a, dt.type(0), out=target) if op == "Relu" else _UFUNC[op](*a, out=target)
+            elif op == "Erf" and OUT_AS_SCRATCH and dt.kind == "f" and a[0].dtype == dt:
+                target = next((vals[o] for o in operands if o in owned and last_use[o] == k
+                               and vals[o].flags.c_contiguous), None)
+                if target is None and out_free and out.dtype == dt and out.shape == a[0].shape:
+                    target = out
+                if target is not None:
+                    r = erf_compute(a[0], out=target)
+            if r is not None and scratch and r is out:
+                held = n_in + k
             if r is None:
                 r = a[0].astype(dt) if op == "Cast" else _COMPUTE[op](*a)
                 r = np.asarray(r).astype(dt, copy=False)

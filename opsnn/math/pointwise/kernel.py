@@ -68,7 +68,8 @@ def scipy_ufuncs():
         return scipy.special
 
 
-def special_exact(py_ufunc, fast: "Callable[[np.ndarray], np.ndarray] | str", x: np.ndarray) -> np.ndarray:
+def special_exact(py_ufunc, fast: "Callable[[np.ndarray], np.ndarray] | str", x: np.ndarray,
+                  out: np.ndarray | None = None) -> np.ndarray:
     """:func:`special` (``py_ufunc``, a ``np.frompyfunc`` of a ``math`` function,
     evaluated in float64 and rounded once to ``x``'s dtype) with the same result,
     faster: ``fast`` (the vectorised float64 counterpart, e.g. ``scipy.special.erf``)
@@ -78,20 +79,29 @@ def special_exact(py_ufunc, fast: "Callable[[np.ndarray], np.ndarray] | str", x:
     ``py_ufunc``: there the two differ in the last bits. ``fast`` may be the name of a
     ``scipy.special`` function, loaded on first use (:func:`scipy_ufuncs`), and only
     once an input reaches :data:`SMALL_SPECIAL` elements (smaller ones take ``py_ufunc``
-    until then: the same result)."""
+    until then: the same result). ``out``: a C-contiguous array of ``x``'s shape and
+    dtype to hold the result (it may be ``x`` itself: each element is read before it
+    is written); it is returned. Without ``out``, a new array."""
     x = np.asarray(x)
     if not x.size or x.dtype.kind != "f" or x.dtype == np.float64:
-        return special(py_ufunc, x)
+        return _into(special(py_ufunc, x), out)
     if isinstance(fast, str):
         if x.size < SMALL_SPECIAL and "scipy.special" not in sys.modules \
                 and "scipy.special._ufuncs" not in sys.modules:
-            return special(py_ufunc, x)
+            return _into(special(py_ufunc, x), out)
         fast = getattr(scipy_ufuncs(), fast)
     xf = x.reshape(-1)
-    out, unsure = _fast_rounded(fast, xf, x.dtype)
+    res, unsure, xu = _fast_rounded(fast, xf, x.dtype, None if out is None else out.reshape(-1))
     if unsure.size:
-        out[unsure] = np.asarray(py_ufunc(xf[unsure].astype(np.float64)), dtype=np.float64).astype(x.dtype)
-    return out.reshape(x.shape)
+        res[unsure] = np.asarray(py_ufunc(xu.astype(np.float64)), dtype=np.float64).astype(x.dtype)
+    return res.reshape(x.shape) if out is None else out
+
+
+def _into(r: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    if out is None:
+        return r
+    out[...] = r
+    return out
 
 
 #: elements per chunk of :func:`_fast_rounded`: its four scratch buffers (two float64,
@@ -101,18 +111,22 @@ def special_exact(py_ufunc, fast: "Callable[[np.ndarray], np.ndarray] | str", x:
 CHUNK = 1 << 14
 
 
-def _fast_rounded(fast, xf: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray]:
-    """``(fast(xf) rounded to dtype, flat indices whose rounding is unsure)`` for a
-    1-D float ``xf``, computed chunk by chunk (:data:`CHUNK`): each chunk is widened to
-    float64, ``fast`` applied, the result rounded into ``out``, and the interval
-    ``y * (1 +- 2^-40)`` rounded at both ends (unsure where the ends differ)."""
+def _fast_rounded(fast, xf: np.ndarray, dtype, out: np.ndarray | None = None) \
+        -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(fast(xf) rounded to dtype, flat indices whose rounding is unsure, xf at those
+    indices)`` for a 1-D float ``xf``, computed chunk by chunk (:data:`CHUNK`): each
+    chunk is widened to float64, ``fast`` applied, the interval ``y * (1 +- 2^-40)``
+    rounded at both ends (unsure where the ends differ; those inputs kept) and the
+    result rounded into ``out`` (1-D, ``xf``'s size and ``dtype``; may be ``xf``
+    itself, as a chunk is read before it is written; default a new array)."""
     n = xf.size
-    out = np.empty(n, dtype)
+    if out is None:
+        out = np.empty(n, dtype)
     c = min(CHUNK, n)
     y, t = np.empty(c), np.empty(c)
     lo, hi = np.empty(c, dtype), np.empty(c, dtype)
     is_ufunc = isinstance(fast, np.ufunc)
-    unsure = []
+    unsure, inputs = [], []
     with np.errstate(over="ignore", invalid="ignore"):
         for i in range(0, n, c):
             k = min(c, n - i)
@@ -122,7 +136,6 @@ def _fast_rounded(fast, xf: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray]:
                 fast(yk, out=yk)
             else:
                 yk[...] = fast(yk)
-            out[i:i + k] = yk              # the one rounding, as astype
             np.abs(yk, out=tk)
             tk *= _FAST_REL
             lk[...] = yk - tk
@@ -131,13 +144,18 @@ def _fast_rounded(fast, xf: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray]:
             u = np.flatnonzero(lk != hk)
             if u.size:
                 unsure.append(u + i)
-    return out, (np.concatenate(unsure) if unsure else np.empty(0, np.intp))
+                inputs.append(xf[i + u])   # before ``out`` (possibly ``xf``) is written
+            out[i:i + k] = yk              # the one rounding, as astype
+    if not unsure:
+        return out, np.empty(0, np.intp), np.empty(0, xf.dtype)
+    return out, np.concatenate(unsure), np.concatenate(inputs)
 
 
-def erf_compute(x: np.ndarray) -> np.ndarray:
+def erf_compute(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """erf in ``x``'s dtype (evaluated in float64 and rounded once; vectorised by
-    scipy.special.erf where that gives the same rounded value, :func:`special_exact`)."""
-    return special_exact(_ERF, "erf", x)
+    scipy.special.erf where that gives the same rounded value, :func:`special_exact`).
+    ``out``: as for :func:`special_exact` (may be ``x``)."""
+    return special_exact(_ERF, "erf", x, out)
 
 
 def _pow(a, b):

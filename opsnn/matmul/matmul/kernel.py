@@ -14,6 +14,7 @@ import numpy as np
 from npu_sim.program import KernelSpec
 
 from ...base.memview import tensor_view, write_out
+from ...common.epilogue_inplace import apply_in_place
 from ..common.cube_math import HF32_MANTISSA_BITS, round_operand, round_to_hf32  # noqa: F401 (re-exported)
 from ..common.cube_program import apply_epilogue, cube_program
 from .tiling_data import MatmulTilingData
@@ -106,6 +107,8 @@ def matmul_body(a_ref, b_ref, out_ref, bias_ref=None, alpha=1.0, beta=1.0, compu
                 else:
                     np.add(r, np.float32(beta) * bias, out=r)
             if act is not None:
+                if ov is not None and apply_in_place(r, act):
+                    return  # the epilogue applied where the GEMM left its result
                 r = apply_epilogue(r, *act)
             elif ov is not None:
                 return  # the GEMM (and bias) already sit in the output

@@ -13,6 +13,7 @@ import numpy as np
 
 from npu_sim.program import KernelSpec
 
+from ...base.memview import tensor_view
 from ..common.kernel import chunked_moments, read_f32, read_stats, tile_programs, write_ref, write_stats
 from .tiling_data import LayerNormTilingData
 
@@ -52,17 +53,35 @@ def _write_stats_out(mem, addrs, ws, refs, mean, rstd):
         write_ref(mem, addrs, ws, refs["rstd"], rstd)
 
 
+def _out_rows(mem, addrs, ws, ref, rows, d, *reads) -> np.ndarray | None:
+    """The output's device view as [rows, d] when the fused body may compute straight
+    into it: float32, C-contiguous and sharing no memory with any of ``reads``; else None."""
+    ov = tensor_view(mem, ref.addr(addrs, ws), ref.meta)
+    if ov.dtype != np.float32 or not ov.flags.c_contiguous or ov.size != rows * d:
+        return None
+    if any(r is not None and np.may_share_memory(ov, r) for r in reads):
+        return None
+    return ov.reshape(rows, d)
+
+
 def fused_body(refs, rows, d, eps):
-    """Body factory of the fused kernel."""
+    """Body factory of the fused kernel. A float32 input is read in place (read-only;
+    other dtypes are widened to a float32 copy) and a float32 output that overlaps no
+    operand receives ``x - mean`` and then the normalised rows in place (the same
+    float32 ufuncs as into a fresh array, then stored: the same bytes)."""
     def make(addrs, ws):
         def body(mem):
-            x = read_f32(mem, addrs, ws, refs["input"], (rows, d))
+            xv = tensor_view(mem, refs["input"].addr(addrs, ws), refs["input"].meta, writable=False)
+            x = np.asarray(xv, np.float32).reshape(rows, d)
             w, b = _affine(mem, addrs, ws, refs, d)
             mean = x.sum(axis=1, dtype=np.float32) / np.float32(d)
-            diff = x - mean[:, None]
+            o2 = _out_rows(mem, addrs, ws, refs["out"], rows, d, xv, w, b)
+            diff = x - mean[:, None] if o2 is None else np.subtract(x, mean[:, None], out=o2)
             var = np.einsum("ij,ij->i", diff, diff, dtype=np.float32) / np.float32(d)
             rstd = np.float32(1) / np.sqrt(var + np.float32(eps))
-            write_ref(mem, addrs, ws, refs["out"], _normalise(x, mean, rstd, w, b, diff))
+            y = _normalise(x, mean, rstd, w, b, diff)
+            if o2 is None:
+                write_ref(mem, addrs, ws, refs["out"], y)
             _write_stats_out(mem, addrs, ws, refs, mean, rstd)
         return body
     return make
