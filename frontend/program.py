@@ -27,6 +27,7 @@ import numpy as np
 
 import opsnn
 from acl_runtime import acl
+from npu_sim.host_gc import with_gc_paused
 
 from . import profiling
 from .errors import DeviceError, PrepareError
@@ -224,6 +225,7 @@ class PreparedProgram:
                 check(acl.rt.memcpy_async(addr, n, self._poison_src, n, acl.ACL_MEMCPY_DEVICE_TO_DEVICE, self.stream),
                       "acl.rt.memcpy_async (poison)")
 
+    @with_gc_paused   # records ~1 task object per kernel: no cycle scans of the model's heap (npu_sim/host_gc.py)
     def capture(self, live_bytes: list[int] | None = None) -> int:
         """Capture phase 2 of every call once (aclmdlRICaptureBegin in GLOBAL mode on the
         program's stream, the launches and poison copies recorded instead of run,

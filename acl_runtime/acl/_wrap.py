@@ -38,11 +38,16 @@ def error_status(fn_name: str, e: BaseException) -> int:
 
 def status_only(fn):
     """Wrap ``fn`` to return an ACL status (0 on success); never raises."""
+    acquire, release = RUNTIME_LOCK.acquire, RUNTIME_LOCK.release   # (as lock.serialized: no `with`)
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            with RUNTIME_LOCK:
+            acquire()
+            try:
                 fn(*args, **kwargs)
+            finally:
+                release()
             return C.ACL_SUCCESS
         except Exception as e:  # noqa: BLE001 - the binding never raises
             return error_status(fn.__name__, e)
@@ -52,11 +57,16 @@ def status_only(fn):
 def value_status(default):
     """Wrap ``fn`` to return ``(value, status)``; on failure ``(default, code)``."""
     def deco(fn):
+        acquire, release = RUNTIME_LOCK.acquire, RUNTIME_LOCK.release
+
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             try:
-                with RUNTIME_LOCK:
+                acquire()
+                try:
                     return fn(*args, **kwargs), C.ACL_SUCCESS
+                finally:
+                    release()
             except Exception as e:  # noqa: BLE001 - the binding never raises
                 return default, error_status(fn.__name__, e)
         return wrapper
