@@ -9,7 +9,6 @@ workspace buffer sized for the largest (the baseline of DESIGN.md section 7).
 """
 from __future__ import annotations
 
-import gc
 import math
 import time
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ import numpy as np
 
 import opsnn
 from acl_runtime import acl
-from npu_sim.host_gc import gc_paused, with_gc_paused
+from npu_sim.host_gc import with_gc_paused
 from opsnn.base.dtypes import from_numpy_dtype
 
 from . import memory as _memory
@@ -162,26 +161,12 @@ class ModelRunner:
         return v
 
     # ---- prepare / run -------------------------------------------------------------------
+    @with_gc_paused
     def prepare(self, progress: Callable[[int, int], None] | None = None) -> None:
         """Upload the constants the nodes read (in order of first use, so the upload spans
         do not depend on PYTHONHASHSEED) and run phase 1 for every node. Raises
         UnsupportedModelError (unsupported op, failed phase 1) naming the node,
-        DeviceError when device memory runs out.
-
-        Runs with the cyclic collector paused (``npu_sim.host_gc.gc_paused``) and, when
-        that pause is this call's (the collector was on), ends with one collection of the
-        young generations (``gc.collect(1)``, still paused): the prepared program's
-        objects, which live as long as the runner, go to the old generation after one scan
-        instead of a generation-0 scan when the pause ends and a generation-1 scan of the
-        same objects soon after (light DenseNet-121 timing-only: 13.8 + 13.8 ms CPU of collections
-        -> one of 17.7 ms, timed with ``gc.callbacks``)."""
-        ours = gc.isenabled()   # else the caller disabled the collector: leave it alone
-        with gc_paused():
-            self._prepare(progress)
-            if ours and not gc.isenabled():
-                gc.collect(1)
-
-    def _prepare(self, progress) -> None:
+        DeviceError when device memory runs out."""
         g = self.graph
         for name, (shape, dtype) in g.inputs.items():
             if any(d < 0 for d in shape):
