@@ -156,7 +156,12 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
         start = now
         prio0, seq0 = 0, 0
     seq = seq0 + n
+    # the entries the starts leave, appended (every one is queued before any is taken), then
+    # taken in sorted order: heappop's order while nothing new is queued; a block that yields
+    # again meanwhile turns the rest into a heap (a sorted list is one) and the loop pops from it
     heap = []
+    pend = []
+    pos = -1   # -1: the starts; >= 0: the next entry of pend; -2: the heap
     done = []   # per ended block: (its end step's heap key..., the block)
     # per block: next stage, its start, the block's end so far, its stages' durations
     nxt = [0] * n
@@ -183,6 +188,18 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             s = 0
             ts = start
             block_end = start
+        elif pos >= 0 and pos < len(pend):
+            t, p, q, k = pend[pos]
+            pos += 1
+            d = durs[k]
+            resumed = True
+            s = nxt[k]
+            ts = tt[k]
+            block_end = ends[k]
+        elif pos == -1 and pend:
+            pend.sort()
+            pos = 0
+            continue
         elif heap:
             t, p, q, k = heappop(heap)
             d = durs[k]
@@ -284,7 +301,13 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
         ends[k] = block_end
         if s < S:   # the generator yields a timeout to the GM stage's start
             tt[k] = ts
-            heappush(heap, (t + (ts - t), 1, seq, k))
+            if pos == -1:
+                pend.append((t + (ts - t), 1, seq, k))
+            else:
+                if pos >= 0:   # the untaken entries, sorted: a heap
+                    heap = pend[pos:]
+                    pos = -2
+                heappush(heap, (t + (ts - t), 1, seq, k))
             seq += 1
         elif block_end > t:   # and to the block's end
             done.append((t + (block_end - t), 1, seq, k))
