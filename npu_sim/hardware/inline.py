@@ -28,6 +28,8 @@ class InlineClock:
     ``timeout(d)`` hands the delay back to the inline scheduler."""
 
     __slots__ = ("now",)
+    #: ``timeout(d)`` returns ``d``: run_block may yield the delay itself
+    yields_delays = True
 
     def __init__(self, now: float) -> None:
         self.now = now
@@ -62,14 +64,15 @@ def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) 
     else:
         heap = [(now, 0, k, g) for k, g in enumerate(gens)]
         seq = len(gens)
+    pop, push, step = heappop, heappush, next
     while heap:
-        t, _, _, g = heappop(heap)
+        t, _, _, g = pop(heap)
         clock.now = now = t
         try:
-            d = next(g)
+            d = step(g)
         except StopIteration:
             continue
-        heappush(heap, (t + d, 1, seq, g))
+        push(heap, (t + d, 1, seq, g))
         seq += 1
     return now
 
