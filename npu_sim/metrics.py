@@ -50,6 +50,7 @@ _UTIL_UNITS = tuple((p, u) for p, u in PIPE_UNITS.items() if p != "SCALAR")
 #: below this utilisation of every resource a kernel is latency-bound [A]
 LATENCY_BOUND_BELOW = 0.5
 BOUNDS = ("compute", "memory", "latency")
+_MEM_BY = COPY_PIPES + ("HBM", "L2")
 #: id(chip) -> (chip, sustained HBM rate, L2 read rate): computed once per chip object
 _RATES: dict[int, tuple] = {}
 
@@ -104,8 +105,8 @@ def kernel_metrics(chip, dur_ns: float, busy: dict[str, float], fixed: dict[str,
         rates = _RATES[id(chip)] = (chip, sustained_hbm_bytes_per_ns(chip), l2_read_bytes_per_ns(chip))
     util["HBM"] = hbm_bytes / (T * rates[1]) if T else 0.0
     util["L2"] = l2_hit_bytes / (T * rates[2]) if T else 0.0
-    comp_by = max(COMPUTE_PIPES, key=lambda p: util[p])
-    mem_by = max(COPY_PIPES + ("HBM", "L2"), key=lambda p: util[p])
+    comp_by = max(COMPUTE_PIPES, key=util.__getitem__)   # the first of the largest, as a lambda would pick
+    mem_by = max(_MEM_BY, key=util.__getitem__)
     cu, mu = min(util[comp_by], 1.0), min(util[mem_by], 1.0)
     bound = classify(cu, mu)
     return {

@@ -101,7 +101,7 @@ class DictColumns:
 
     __slots__ = ("_shapes", "_shape_ids", "_sid", "_f", "_i", "_o", "_fo", "_io", "_oo", "_strs",
                  "_statics", "_static_ids", "_static_keys", "_st", "_pickles", "_base", "_spool", "_seg_size", "_spill_ok", "_plans",
-                 "_builders", "_tails", "_pickers")
+                 "_builders", "_tails", "_pickers", "_last_plan")
 
     def __init__(self) -> None:
         self._shapes: list[tuple] = []              # shape id -> shape
@@ -122,6 +122,7 @@ class DictColumns:
         self._spill_ok = True
         self._plans: dict = {}                      # (layout signature, static keys) -> _Plan (see _store)
         self._tails: dict = {}                      # id(tail) -> (tail, static, _parts) for add_parts
+        self._last_plan = None                      # the plan _store_leaves' key maps to after its call
         self._builders: list = []                   # shape id -> its reader (_builder), made at the first read
         self._pickers: dict = {}                    # (shape id, keys, default) -> its _picker, for columns
 
@@ -254,7 +255,7 @@ class DictColumns:
             types = ht + tt
             sig = (hk + tk, types, hs + ts) if dict in types else (hk + tk, types)
             sid = self._store_leaves(lambda: {**head, **tail}, leaves, sig, static or None, st)
-            plan = self._plans.get((sig, self._static_keys[st]))
+            plan = self._last_plan   # self._plans.get((sig, self._static_keys[st])) without hashing sig again
             if plan is not None and plan.sid == sid and len(hit[3]) < 64:
                 # the layout of this head with this tail: no signature to build next time
                 hit[3][hkey] = (plan, plan.tget is None or min(plan.tidx) >= len(hk), None)
@@ -338,17 +339,18 @@ class DictColumns:
 
     def _store_leaves(self, d, leaves: list, sig: tuple, static: dict | None, st: int) -> int:
         """:meth:`_store` given ``d``'s ``_leaves_sig``; ``d`` may be a function
-        returning the dict (built only when the plan does not apply)."""
+        returning the dict (built only when the plan does not apply). Leaves in
+        ``_last_plan`` the plan its key maps to afterwards (None: none)."""
         if not isinstance(d, dict):   # built at most once, where a fallback needs it
             make = d
             d = None
         key = (sig, self._static_keys[st])   # a plan serves every static with these keys
-        plan = self._plans.get(key)
+        plan = self._last_plan = self._plans.get(key)
         if plan is None:
             shape = self._flatten(d if d is not None else make(), self._f, self._i, self._o, static)
             sid = self._sid_of(shape)
             if len(self._plans) < 4096:
-                self._plans[key] = _Plan(shape, sid, static)
+                self._plans[key] = self._last_plan = _Plan(shape, sid, static)
             return sid
         if plan.tget is not None and not all(map(is_, plan.tget(leaves), plan.tkget(static))):
             return self._sid_of(self._flatten(d if d is not None else make(), self._f, self._i, self._o, static))

@@ -28,6 +28,8 @@ class InlineClock:
     ``timeout(d)`` hands the delay back to the inline scheduler."""
 
     __slots__ = ("now",)
+    #: ``timeout(d)`` returns ``d``: run_block may yield the delay itself
+    yields_delays = True
 
     def __init__(self, now: float) -> None:
         self.now = now
@@ -62,14 +64,15 @@ def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) 
     else:
         heap = [(now, 0, k, g) for k, g in enumerate(gens)]
         seq = len(gens)
+    pop, push, step = heappop, heappush, next
     while heap:
-        t, _, _, g = heappop(heap)
+        t, _, _, g = pop(heap)
         clock.now = now = t
         try:
-            d = next(g)
+            d = step(g)
         except StopIteration:
             continue
-        heappush(heap, (t + d, 1, seq, g))
+        push(heap, (t + d, 1, seq, g))
         seq += 1
     return now
 
@@ -156,7 +159,12 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
         start = now
         prio0, seq0 = 0, 0
     seq = seq0 + n
+    # the entries the starts leave, appended (every one is queued before any is taken), then
+    # taken in sorted order: heappop's order while nothing new is queued; a block that yields
+    # again meanwhile turns the rest into a heap (a sorted list is one) and the loop pops from it
     heap = []
+    pend = []
+    pos = -1   # -1: the starts; >= 0: the next entry of pend; -2: the heap
     done = []   # per ended block: (its end step's heap key..., the block)
     # per block: next stage, its start, the block's end so far, its stages' durations
     nxt = [0] * n
@@ -183,6 +191,18 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             s = 0
             ts = start
             block_end = start
+        elif pos >= 0 and pos < len(pend):
+            t, p, q, k = pend[pos]
+            pos += 1
+            d = durs[k]
+            resumed = True
+            s = nxt[k]
+            ts = tt[k]
+            block_end = ends[k]
+        elif pos == -1 and pend:
+            pend.sort()
+            pos = 0
+            continue
         elif heap:
             t, p, q, k = heappop(heap)
             d = durs[k]
@@ -284,7 +304,13 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
         ends[k] = block_end
         if s < S:   # the generator yields a timeout to the GM stage's start
             tt[k] = ts
-            heappush(heap, (t + (ts - t), 1, seq, k))
+            if pos == -1:
+                pend.append((t + (ts - t), 1, seq, k))
+            else:
+                if pos >= 0:   # the untaken entries, sorted: a heap
+                    heap = pend[pos:]
+                    pos = -2
+                heappush(heap, (t + (ts - t), 1, seq, k))
             seq += 1
         elif block_end > t:   # and to the block's end
             done.append((t + (block_end - t), 1, seq, k))

@@ -60,6 +60,9 @@ SCAN_ALL = False
 #: False: run_block's keyed GM ranges go through ``L2Cache.read`` / ``write`` (the reference the
 #: tests compare its inlined copies of them with)
 INLINE_L2 = True
+#: False: run_block calls the inline clock's ``timeout`` for each GM stage's wait (the reference
+#: the tests compare yielding the delay itself with)
+DIRECT_DELAYS = True
 #: the start of a stage that cannot start yet (later than any time)
 _NEVER = float("inf")
 
@@ -269,7 +272,8 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
     dirty = cache.dirty   # and L2Cache.write / _insert inlined: the same updates in the same order
     l2cap = cache.capacity_bytes
     inline_l2 = INLINE_L2
-    timeout = env.timeout
+    # hardware/inline.py's clock: its timeout(d) is d, so the delay is yielded without the call
+    timeout = None if getattr(env, "yields_delays", False) and DIRECT_DELAYS else env.timeout
     wfac = 0.0
     res = stats.resident
     res_keyed = stats.resident_keyed
@@ -311,7 +315,7 @@ def run_block(dev: "Device", core: "Core | tuple[Core, ...]", prog: BlockProgram
         gm, dur, fixed, scalar, nbytes, gm_terms = tiles[s][i]
         if gm:
             if best_t > env.now:
-                yield timeout(best_t - env.now)
+                yield best_t - env.now if timeout is None else timeout(best_t - env.now)
             eng, bus, keyed, write, j = gm_terms
             fin = best_t + eng
             miss = bus
