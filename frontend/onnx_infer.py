@@ -140,7 +140,7 @@ def _opsets(opset: int) -> list:
 # ----------------------------------------------------------------------------- fast path
 #: dtypes every op of :func:`fast_output_shape` accepts in every opset it is used for
 _FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
-_SAME_SHAPE = frozenset({"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Erf", "Sqrt", "Identity"})
+_SAME_SHAPE = frozenset({"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Erf", "Sqrt"})
 _BROADCAST = frozenset({"Add", "Sub", "Mul", "Div"})
 
 
@@ -224,6 +224,8 @@ def fast_output_shape(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: 
     op = node.op_type
     if op in _rules.OPS:
         return _more(node, op, shapes, dtypes, consts, opset)
+    if op in _rules.TYPED_OPS:
+        return _rules.typed_output(node, op, shapes, dtypes, consts, opset, MAX_DATA_ELEMENTS)
     if op not in _SAME_SHAPE and op not in _BROADCAST and op not in ("Sum", "BatchNormalization", "Concat",
                                                                       "MatMul", "Conv"):
         return None

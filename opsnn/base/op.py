@@ -19,6 +19,7 @@ unusual falls to :func:`_execute_checked`, which finds the exact status and mess
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from numbers import Integral
 from typing import Callable
 
@@ -179,14 +180,24 @@ def _slot_layout(executor: aclOpExecutor) -> list:
     n_in = executor.plan.n_inputs
     layout = []
     for i, t in enumerate(executor.slots):
-        if t is None or t.numel == 0:
+        extent = 0 if t is None else _extent(t.view_shape, t.view_strides)
+        if not extent:
             layout.append(None)
             continue
-        item = t.itemsize
-        extent = sum((d - 1) * s for d, s in zip(t.view_shape, t.view_strides)) + 1
+        item = t.np_dtype.itemsize
         layout.append((i < n_in, t.view_offset * item, extent * item))
     executor.gm_layout = layout
     return layout
+
+
+@lru_cache(maxsize=4096)
+def _extent(shape: tuple, strides: tuple) -> int:
+    """Elements a view of ``shape`` / ``strides`` (elements) spans from its first to its
+    last element, inclusive; 0 for an empty view. A pure function of two tuples of
+    ints, so one answer serves every slot of that view (a model has few distinct ones)."""
+    if 0 in shape:
+        return 0
+    return sum((d - 1) * s for d, s in zip(shape, strides)) + 1
 
 
 def _ranges(executor: aclOpExecutor, addrs: list, workspace) -> tuple:
