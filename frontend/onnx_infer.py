@@ -144,6 +144,17 @@ _SAME_SHAPE = frozenset({"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Erf", "Sqrt"})
 _BROADCAST = frozenset({"Add", "Sub", "Mul", "Div"})
 
 
+def _known(name: str, shapes: dict, dtypes: dict, consts: dict) -> tuple | None:
+    """(shape, dtype) of tensor ``name``: a constant's own, else the recorded ones; None
+    when either is unknown."""
+    if name in consts:
+        a = consts[name]
+        return tuple(a.shape), a.dtype
+    if name in shapes and name in dtypes:
+        return shapes[name], dtypes[name]
+    return None
+
+
 def _static_inputs(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dict) -> list | None:
     """(shape, dtype) of each input slot (None for an empty one) when every given input
     has a static shape and one float dtype (:data:`_FLOATS`) shared by all, else None."""
@@ -152,14 +163,8 @@ def _static_inputs(node: onnx.NodeProto, shapes: dict, dtypes: dict, consts: dic
         if not name:
             out.append(None)
             continue
-        if name in consts:
-            a = consts[name]
-            sd = (tuple(a.shape), a.dtype)
-        elif name in shapes and name in dtypes:
-            sd = (shapes[name], dtypes[name])
-        else:
-            return None
-        if sd[1] not in _FLOATS or (dtype is not None and sd[1] != dtype):
+        sd = _known(name, shapes, dtypes, consts)
+        if sd is None or sd[1] not in _FLOATS or (dtype is not None and sd[1] != dtype):
             return None
         dtype = sd[1]
         out.append(sd)
@@ -279,13 +284,8 @@ def _more(node: onnx.NodeProto, op: str, shapes: dict, dtypes: dict, consts: dic
     if op == "Reshape":
         if opset < 5 or len(node.input) != 2 or node.input[1] not in consts:
             return None
-        x = node.input[0]
-        if x in consts:
-            a = consts[x]
-            sd = (tuple(a.shape), a.dtype)
-        elif x in shapes and x in dtypes:
-            sd = (shapes[x], dtypes[x])
-        else:
+        sd = _known(node.input[0], shapes, dtypes, consts)
+        if sd is None:
             return None
         zero = _attr(node, "allowzero", 0) if opset >= 14 else 0
         if not isinstance(zero, int):

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import onnx
 import pytest
-from onnx import helper
+from onnx import helper, numpy_helper
 
 from frontend import onnx_infer
 from frontend.model_zoo import light_model_path, light_models, minilm_model_path
@@ -39,13 +39,17 @@ def test_whole_models_same_shapes(path, monkeypatch):
                                                                         for n in ref.nodes]
 
 
-def _reference(node, ins, opset):
+def _reference(node, ins, opset, consts=None):
     """onnx's answer for one node: {output: (shape or None, dtype or None)}, or None
-    when inference raises."""
+    when inference raises. ``consts``: name -> array, handed over by type and value."""
     types = {name: onnx_infer._type_proto(helper.np_dtype_to_tensor_dtype(np.dtype(dt)), shape)
              for name, (shape, dt) in ins.items()}
+    data = {}
+    for name, a in (consts or {}).items():
+        types[name] = onnx_infer._type_proto(helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+        data[name] = numpy_helper.from_array(a, name)
     try:
-        out = onnx.shape_inference.infer_node_outputs(onnx_infer.schema_at(node.op_type, opset), node, types, {},
+        out = onnx.shape_inference.infer_node_outputs(onnx_infer.schema_at(node.op_type, opset), node, types, data,
                                                       opset_imports=onnx_infer._opsets(opset))
     except Exception:  # noqa: BLE001 - an inference failure is an answer too
         return None

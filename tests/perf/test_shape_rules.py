@@ -9,31 +9,15 @@ import random
 import numpy as np
 import onnx
 import pytest
-from onnx import helper, numpy_helper
+from onnx import helper
 
 from frontend import onnx_infer, onnx_signatures
+from tests.perf.test_graphprep_infer import _reference as _graphprep_reference
 
 
 def _reference(node, ins, consts, opset):
     """onnx's answer: {output: (static shape or None, dtype or None)}, or None on failure."""
-    types = {n: onnx_infer._type_proto(helper.np_dtype_to_tensor_dtype(np.dtype(d)), s) for n, (s, d) in ins.items()}
-    data = {}
-    for n, a in consts.items():
-        types[n] = onnx_infer._type_proto(helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
-        data[n] = numpy_helper.from_array(a, n)
-    try:
-        out = onnx.shape_inference.infer_node_outputs(onnx.defs.get_schema(node.op_type, opset), node, types, data,
-                                                      opset_imports=[helper.make_opsetid("", opset)])
-    except Exception:  # noqa: BLE001 - a failure is an answer too
-        return None
-    res = {}
-    for name, tp in out.items():
-        tt = tp.tensor_type
-        dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim) \
-            if tt.HasField("shape") else None
-        res[name] = (dims if onnx_infer.is_static(dims) else None,
-                     onnx_infer.elem_dtype(tt.elem_type) if tt.elem_type else None)
-    return res
+    return _graphprep_reference(node, ins, opset, consts)
 
 
 def _case(rng: random.Random):
