@@ -10,19 +10,8 @@ import numpy as np
 import pytest
 
 from opsnn.math.fused_elementwise import kernel
-from opsnn.math.fused_elementwise.infershape import step_dtypes
 from opsnn.math.pointwise.kernel import SMALL_SPECIAL, erf_compute
-
-
-def _allocating(xs, steps):
-    dts = step_dtypes([x.dtype for x in xs], steps)
-    vals = list(xs)
-    with np.errstate(all="ignore"):
-        for (op, operands, _attrs), dt in zip(steps, dts):
-            a = [vals[o] for o in operands]
-            r = a[0].astype(dt) if op == "Cast" else kernel._COMPUTE[op](*a)
-            vals.append(np.asarray(r).astype(dt, copy=False))
-    return vals[-1]
+from tests.opsnn.math.fused_elementwise.test_in_place_chain import _allocating
 
 
 GELU = [("Div", (0, 1), ()), ("Erf", (4,), ()), ("Add", (5, 2), ()), ("Mul", (0, 6), ()), ("Mul", (7, 3), ())]

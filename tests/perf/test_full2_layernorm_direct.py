@@ -9,19 +9,8 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from acl_runtime import acl
-from acl_runtime.runtime import runtime
 from frontend.onnx_import import load_onnx
 from frontend.runner import ModelRunner
-
-
-@pytest.fixture
-def device():
-    if runtime().initialized:
-        acl.finalize()
-    assert acl.init(chip="tiny") == 0 and acl.rt.set_device(0) == 0
-    yield
-    acl.finalize()
 
 
 def _formula(x, w, b, eps):

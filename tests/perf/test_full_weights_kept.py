@@ -16,7 +16,6 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from acl_runtime import acl
-from acl_runtime.runtime import runtime
 from frontend.onnx_import import load_onnx
 from frontend.runner import ModelRunner
 from opsnn.transform.trans_data import constants, fractal_z_to_oihw
@@ -65,15 +64,6 @@ def _model(rng, scale=1.0):
     g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5, 6, 6])],
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 24, 6, 6])], inits)
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-
-
-@pytest.fixture
-def device():
-    if runtime().initialized:
-        acl.finalize()
-    assert acl.init(chip="tiny") == 0 and acl.rt.set_device(0) == 0
-    yield runtime().device.memory
-    acl.finalize()
 
 
 def _run(model, x, runs=1):

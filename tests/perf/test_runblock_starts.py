@@ -46,7 +46,8 @@ def _prog(rng, pipes):
     return BlockProgram(groups)
 
 
-def _run(chip, seed):
+def random_device(chip, seed):
+    """A device that ran 10 random AIC/AIV/MIX kernels on two streams (seeded)."""
     rng = random.Random(seed)
     dev = Device(chip, backed=False)
     streams = [dev.create_stream(), dev.create_stream()]
@@ -63,6 +64,11 @@ def _run(chip, seed):
         spec = KernelSpec(f"k{k}", ctype, blocks, rng.choice((1, 2, 3)), {})
         dev.submit_kernel(rng.choice(streams), KernelLaunch(spec, None), 50.0 * k)
     dev.run_until(None)
+    return dev
+
+
+def _run(chip, seed):
+    dev = random_device(chip, seed)
     return json.dumps(list(dev.kernel_records)), list(dev.recorder.spans), dev.env.now
 
 

@@ -95,11 +95,14 @@ def _case(rng: random.Random):
     return helper.make_node(op, names, outs, **attrs), ins, consts, opset
 
 
-def test_random_nodes_match_onnx():
-    rng = random.Random(23)
+def compare_random(case, seed: int, n: int) -> dict:
+    """Run ``n`` random nodes from ``case(rng)`` through the direct rules and assert each
+    answer the rules give equals onnx's (:func:`_reference`); returns op -> nodes the
+    rules took ("Dropout+mask" for a Dropout that asks for its mask)."""
+    rng = random.Random(seed)
     taken = {}
-    for _ in range(3000):
-        node, ins, consts, opset = _case(rng)
+    for _ in range(n):
+        node, ins, consts, opset = case(rng)
         if onnx_signatures.signature(node.op_type, opset) is None:
             continue
         shapes = {k: s for k, (s, _) in ins.items()}
@@ -116,6 +119,11 @@ def test_random_nodes_match_onnx():
             continue
         taken[node.op_type] = taken.get(node.op_type, 0) + 1
         assert _reference(node, ins, consts, opset) == {"y": (fast[0], fast[1])}, (node, ins, consts, opset)
+    return taken
+
+
+def test_random_nodes_match_onnx():
+    taken = compare_random(_case, 23, 3000)
     assert set(taken) == {"Softmax", "LRN", "Dropout", "Transpose", "Flatten", "GlobalAveragePool",
                           "GlobalMaxPool", "MaxPool", "AveragePool", "Gemm", "Reshape", "Dropout+mask"}, taken
     assert sum(taken.values()) > 800, taken

@@ -8,35 +8,18 @@ event path and the fast path."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
-from npu_sim import CoreType, Device, KernelLaunch, KernelSpec
 from npu_sim.chips import PRESETS
 from npu_sim.device import FAST_PATH_ENV
 from npu_sim.hardware import pipeline
 
-from .test_runblock_starts import _CUBE, _MIX, _VEC, _prog
+from .test_runblock_starts import random_device
 
 
 def _run(chip, seed):
-    rng = random.Random(seed)
-    dev = Device(chip, backed=False)
-    streams = [dev.create_stream(), dev.create_stream()]
-    for k in range(10):
-        kind = rng.choice(("AIC", "AIV", "MIX"))
-        if kind == "MIX":
-            ctype, pipes, dim = CoreType.MIX, _MIX, chip.aic_count
-        elif kind == "AIC":
-            ctype, pipes, dim = CoreType.AIC, _CUBE, chip.aic_count + 1
-        else:
-            ctype, pipes, dim = CoreType.AIV, _VEC, chip.vector_core_count
-        progs = [_prog(rng, pipes) for _ in range(3)]
-        blocks = tuple(progs[b % 3] for b in range(rng.randint(1, dim)))
-        spec = KernelSpec(f"k{k}", ctype, blocks, rng.choice((1, 2, 3)), {})
-        dev.submit_kernel(rng.choice(streams), KernelLaunch(spec, None), 50.0 * k)
-    dev.run_until(None)
+    dev = random_device(chip, seed)
     c = dev.l2_cache
     state = (list(c.lines.items()), sorted(map(repr, c.dirty)), c.used_bytes, c.hits, c.misses, c.hit_bytes,
              c.miss_bytes, c.evictions, c.writeback_bytes, c.pending_writeback)

@@ -19,7 +19,6 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from acl_runtime import acl
-from acl_runtime.runtime import runtime
 from frontend import program
 from frontend.onnx_import import load_onnx
 from frontend.passes import formats as formats_pass
@@ -43,15 +42,6 @@ def _model(rng, w1_scale=1.0):
     g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8, 6, 6])],
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 24])], inits)
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-
-
-@pytest.fixture
-def device():
-    if runtime().initialized:
-        acl.finalize()
-    assert acl.init(chip="tiny") == 0 and acl.rt.set_device(0) == 0
-    yield runtime().device.memory
-    acl.finalize()
 
 
 def _runner(graph):
