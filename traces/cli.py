@@ -23,7 +23,7 @@ import os
 import sys
 from typing import Sequence
 
-from rich.console import Console
+from .console import PipeConsole
 
 from .commands import COMMANDS, CommandError
 from .groups import BY
@@ -148,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(e.code or 0)
     # a terminal gets its own width; a pipe or file gets room for the widest table
     wide = not sys.stdout.isatty() and "COLUMNS" not in os.environ
-    console = Console(width=200 if wide else None)
+    console = PipeConsole(width=200 if wide else None)
     try:
         return COMMANDS[args.command](args, console)
     except (TraceLoadError, CommandError) as e:

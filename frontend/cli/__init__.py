@@ -20,6 +20,8 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
+from traces.console import PipeConsole
+
 from ..model_zoo import light_model_path, light_models
 from .commands import cmd_chips, cmd_info, cmd_reweight
 from .common import DEFAULT_MODEL, MINILM, CliError
@@ -33,7 +35,7 @@ __all__ = ["main", "CliError", "rel_error", "light_model_path", "light_models", 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``npu-sim`` console script. Returns the exit code."""
     args = build_parser().parse_args(argv)
-    console = Console() if sys.stdout.isatty() else Console(width=150)
+    console = PipeConsole() if sys.stdout.isatty() else PipeConsole(width=150)
     # an error is one line: piped stderr never wraps it (scripts and tests grep it whole)
     err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=150, soft_wrap=True)
     try:
@@ -56,4 +58,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err_console.print("[yellow]interrupted[/]")
         return 130
+    except BrokenPipeError:   # stdout's reader stopped reading (`npu-sim chips | head`): not a failure
+        return 0
 
