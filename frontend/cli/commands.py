@@ -10,6 +10,11 @@ from ..model_zoo import light_models, minilm_model_path
 from .common import MINILM, CliError, load_graph, resolve_model, writable_file
 
 
+def _gib(nbytes: int) -> str:
+    """``nbytes`` in GiB with at most two decimals, no trailing zeros: 64, 22.35, 0.25."""
+    return f"{nbytes / 2**30:.2f}".rstrip("0").rstrip(".")
+
+
 def cmd_chips(console: Console) -> int:
     from npu_sim import PRESETS
     t = Table(title="chip presets")
@@ -18,7 +23,7 @@ def cmd_chips(console: Console) -> int:
         t.add_column(c, justify="left" if c in ("name", "arch") else "right")
     for c in PRESETS.values():
         t.add_row(c.name, c.architecture.value, str(c.aic_count), str(c.aiv_count), f"{c.clock_hz / 1e9:.2f}",
-                  f"{c.peak_flops('float16') / 1e12:.1f}", f"{c.hbm_bytes / 2**30:g}",
+                  f"{c.peak_flops('float16') / 1e12:.1f}", _gib(c.hbm_bytes),
                   f"{c.hbm_bandwidth_bytes_per_ns:.0f}", f"{c.ub_bytes // 1024}", f"{c.l1_bytes // 1024}",
                   f"{c.l0a_bytes // 1024}/{c.l0b_bytes // 1024}/{c.l0c_bytes // 1024}", f"{c.l2_bytes / 2**20:.0f}")
     console.print(t)

@@ -136,3 +136,8 @@ def test_chips_lists_presets(capsys):
     out = capsys.readouterr().out
     for name in ("ascend910b2", "ascend910b4", "ascend310p3", "tiny"):
         assert name in out
+    from npu_sim import PRESETS
+    row = next(line for line in out.splitlines() if "ascend310p3" in line)
+    cells = [c.strip() for c in row.split("│")]
+    # HBM GiB at two decimals at most (24e9 B = 22.35 GiB, not 22.3517)
+    assert f"{round(PRESETS['ascend310p3'].hbm_bytes / 2**30, 2):g}" in cells
