@@ -93,7 +93,8 @@ def render_summary(console: Console, data: TraceData, source_name: str, top: int
                   f"{len(data.counters):,} counter samples", soft_wrap=True)
     for d, r in rep["devices"].items():
         console.print(f"  {d}: active {ns(r['start_ns'])} .. {ns(r['end_ns'])} ns "
-                      f"({ns(r['end_ns'] - r['start_ns'])} ns)")
+                      f"({ns(r['end_ns'] - r['start_ns'])} ns: first to last span of any kind, "
+                      "copies such as weight uploads included)", soft_wrap=True)
     if not rep["devices"]:
         console.print("  no device spans in this trace")
         return
