@@ -1,6 +1,7 @@
 """``npu-sim run``: feeds, one prepared run, the reference check and the summary."""
 from __future__ import annotations
 
+import os
 import time
 import warnings
 
@@ -147,11 +148,13 @@ def cmd_run(args, console: Console) -> int:
         trace_path = None
         if trace_file is not None:
             _warn_trace_size(console, args.trace_level)
+            replaced = os.path.exists(trace_file)   # said in the summary: the default name is reused by every run
             trace_error = write_atomically(trace_file, lambda tmp: profiling.write_trace(
                 tmp, metadata={"model": str(path), "chip": chip.name, "mode": args.mode,
                                "replayed": bool(captured), "captured_tasks": captured}))
             if trace_error is None:
-                trace_path = f"{trace_file}  (open in https://ui.perfetto.dev or chrome://tracing)"
+                trace_path = (f"{trace_file}  ({'replaced the previous file; ' if replaced else ''}"
+                              "open in https://ui.perfetto.dev or chrome://tracing)")
             else:
                 write_errors.append(trace_error)
     except UnsupportedModelError as e:

@@ -141,3 +141,22 @@ def test_chips_lists_presets(capsys):
     cells = [c.strip() for c in row.split("│")]
     # HBM GiB at two decimals at most (24e9 B = 22.35 GiB, not 22.3517)
     assert f"{round(PRESETS['ascend310p3'].hbm_bytes / 2**30, 2):g}" in cells
+
+
+def test_summary_says_when_the_trace_replaced_a_file(tmp_path, capsys):
+    """Every run writes npu_sim_trace.json by default: the second run's summary says it
+    replaced the first's file (and the file is a valid trace of the second run)."""
+    x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)
+    m = helper.make_model(helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y]),
+                          opset_imports=[helper.make_opsetid("", 13)])
+    onnx.save(m, tmp_path / "relu.onnx")
+    trace = tmp_path / "t.json"
+    outs = []
+    for _ in range(2):
+        assert main(["run", str(tmp_path / "relu.onnx"), "--chip", "tiny", "--no-progress",
+                     "--trace", str(trace)]) == 0
+        outs.append(capsys.readouterr().out)
+    assert "replaced the previous file" not in outs[0]
+    assert "replaced the previous file" in outs[1]
+    assert validate_trace(json.loads(trace.read_text()))["spans"] > 0   # raises TraceFormatError if invalid
