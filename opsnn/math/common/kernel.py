@@ -34,9 +34,13 @@ def tile_program(td: EltwiseTilingData, args: dict, tiling_key: int) -> KernelSp
 
 def special(f, x: np.ndarray) -> np.ndarray:
     """Elementwise ``f`` (a numpy ufunc of Python floats, e.g. from ``math.erf``)
-    evaluated in float64 and rounded once to ``x``'s dtype."""
+    evaluated in float64 and rounded once to ``x``'s dtype. NaN in, NaN out, silently
+    (numpy would warn "invalid value" for the object loop and the cast back)."""
     x = np.asarray(x)
-    return np.asarray(f(x.astype(np.float64)), dtype=np.float64).astype(x.dtype) if x.size else x.copy()
+    if not x.size:
+        return x.copy()
+    with np.errstate(invalid="ignore"):
+        return np.asarray(f(x.astype(np.float64)), dtype=np.float64).astype(x.dtype)
 
 
 def make_body(compute: Callable[..., np.ndarray], in_refs: Sequence[TensorRef], in_cts: Sequence,

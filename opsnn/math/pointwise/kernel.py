@@ -92,8 +92,9 @@ def special_exact(py_ufunc, fast: "Callable[[np.ndarray], np.ndarray] | str", x:
         fast = getattr(scipy_ufuncs(), fast)
     xf = x.reshape(-1)
     res, unsure, xu = _fast_rounded(fast, xf, x.dtype, None if out is None else out.reshape(-1))
-    if unsure.size:
-        res[unsure] = np.asarray(py_ufunc(xu.astype(np.float64)), dtype=np.float64).astype(x.dtype)
+    if unsure.size:   # NaN among them: silently NaN, as in special()
+        with np.errstate(invalid="ignore"):
+            res[unsure] = np.asarray(py_ufunc(xu.astype(np.float64)), dtype=np.float64).astype(x.dtype)
     return res.reshape(x.shape) if out is None else out
 
 
