@@ -29,7 +29,8 @@ _OTHER_BLAS = ("libmkl", "mkl_rt", "libblis", "libflexiblas", "libblas.", "libcb
 
 def blas_threads_wanted() -> int:
     """``$NPU_SIM_BLAS_THREADS`` as a thread count (default 1; 0 = leave BLAS alone).
-    An invalid value prints one warning line to stderr and counts as 1."""
+    An invalid value prints one warning line to stderr and counts as 1; a count above
+    ``os.cpu_count()`` prints one and counts as that."""
     raw = os.environ.get(BLAS_THREADS_ENV, "").strip()
     try:
         n = int(raw, 10) if raw else 1
@@ -39,6 +40,11 @@ def blas_threads_wanted() -> int:
         sys.stderr.write(f"npu-sim: warning: {BLAS_THREADS_ENV}={raw!r} is not valid "
                          "(a whole number >= 0); using 1\n")
         n = 1
+    cpus = os.cpu_count() or 1
+    if n > cpus:   # more threads than CPUs only oversubscribe them (OpenBLAS clamps silently at its build's max)
+        sys.stderr.write(f"npu-sim: warning: {BLAS_THREADS_ENV}={raw!r} is more than this machine's "
+                         f"{cpus} CPUs; using {cpus}\n")
+        n = cpus
     return n
 
 

@@ -60,6 +60,14 @@ def test_invalid_env_warns_and_uses_one(fresh, monkeypatch, capsys):
     assert err.count("\n") == 1 and bt.BLAS_THREADS_ENV in err
 
 
+def test_count_above_the_cpus_warns_and_is_capped(fresh, monkeypatch, capsys):
+    import os
+    monkeypatch.setenv(bt.BLAS_THREADS_ENV, "100000")
+    assert bt.blas_threads_wanted() == (os.cpu_count() or 1)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and bt.BLAS_THREADS_ENV in err and "100000" in err
+
+
 def test_other_blas_or_no_maps_falls_back(fresh, monkeypatch, tmp_path):
     maps = tmp_path / "maps"
     maps.write_text("7f00-7f01 r-xp 00000000 08:01 1 /opt/intel/lib/libmkl_rt.so.2\n")

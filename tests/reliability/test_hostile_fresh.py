@@ -229,6 +229,7 @@ def test_fresh_npu_trace(case, tmp_path, capsys):
 # ------------------------------------------------------------------ environment variables
 #: (variable, value, a warning line expected); "yes" turns the sanitizer on, a huge pool size is legal
 ENV = [("NPU_SIM_BLAS_THREADS", "abc", True), ("NPU_SIM_BLAS_THREADS", "-2", True),
+       ("NPU_SIM_BLAS_THREADS", "100000", True),
        ("NPU_SIM_SANITIZE", "maybe", True), ("NPU_SIM_SANITIZE", "yes", False),
        ("NPU_SIM_EXECUTOR_CACHE_SIZE", "1e3", True), ("NPU_SIM_EXECUTOR_POOL_SIZE", "9" * 40, False),
        ("NPU_SIM_EXECUTOR_CACHE", "", False)]
