@@ -103,3 +103,23 @@ def test_main_prints_breakdown(capsys):
     assert main(["decoder", "--cache-len", "256", "--chip", "ascend910b4"]) == 0
     out = capsys.readouterr().out
     assert "decoder_step[llama-7b" in out and "ffn_down" in out and "ascend910b4" in out
+
+
+def test_main_writes_a_trace(tmp_path, capsys):
+    """--trace FILE.json: a valid trace whose kernels are the breakdown's (one aclnn
+    host span per op of the table); a path that cannot be written fails before the run."""
+    import json
+
+    from traces import validate_trace
+    path = tmp_path / "enc.json"
+    assert main(["encoder", "--seq", "16", "--chip", "tiny", "--trace", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert str(path) in out
+    trace = json.loads(path.read_text())
+    assert validate_trace(trace)["spans"] > 0
+    res = simulate("encoder", chip="tiny", seq=16)
+    host = [e["name"] for e in trace["traceEvents"] if e.get("ph") == "X" and str(e.get("name")).startswith("aclnn")
+            and not str(e["name"]).endswith("GetWorkspaceSize")]
+    assert sorted(set(host)) == sorted({o.aclnn for o in res.ops})
+    assert main(["encoder", "--chip", "tiny", "--trace", str(tmp_path / "no" / "x.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err
