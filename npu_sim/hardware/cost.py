@@ -300,9 +300,14 @@ def shape_terms(chip: ChipConfig, st: Stage, aiv_split: int, memo: dict) -> tupl
     hashed nor compared (an unhashable key is fine). An entry keeps the terms with
     ``keyed = ()`` and, for each keyed pair, its range's index and bus bytes."""
     rs = st.gm_ranges
-    shape = (st.pipe, st.nbytes, st.issues, st.tiles)
-    for r in rs:
-        shape += (r.nbytes, r.run_bytes, r.key is None)
+    if len(rs) == 2:   # the usual cube MTE2 stage (A and B): the key in one tuple
+        a, b = rs
+        shape = (st.pipe, st.nbytes, st.issues, st.tiles, a.nbytes, a.run_bytes, a.key is None,
+                 b.nbytes, b.run_bytes, b.key is None)
+    else:
+        shape = (st.pipe, st.nbytes, st.issues, st.tiles)
+        for r in rs:
+            shape += (r.nbytes, r.run_bytes, r.key is None)
     hit = memo.get(shape)
     if hit is None:
         terms = stage_terms(chip, st, aiv_split)
@@ -320,7 +325,13 @@ def shape_terms(chip: ChipConfig, st: Stage, aiv_split: int, memo: dict) -> tupl
     base, slots = hit
     if not slots:
         return base
-    return base[:4] + (tuple([(rs[i].key, b) for i, b in slots]),) + base[5:]
+    eng, fixed, scalar, bus, _, nbytes, gm, write = base
+    if len(slots) == 2:
+        (i, b), (j, c) = slots
+        keyed = ((rs[i].key, b), (rs[j].key, c))
+    else:
+        keyed = tuple([(rs[i].key, b) for i, b in slots])
+    return (eng, fixed, scalar, bus, keyed, nbytes, gm, write)
 
 
 def engine_ns(chip: ChipConfig, stage: Stage) -> float:
