@@ -314,7 +314,9 @@ class Device:
                 raise KernelConfigError(
                     f"{spec.name}: tiling needs {used} B of {buf.value} but {self.chip.name} has {cap[buf]} B")
         mix = ct is CoreType.MIX
-        distinct = {id(b): b for b in spec.blocks}   # each program once: a spec repeats a few per block
+        blocks = spec.blocks
+        ids = list(map(id, blocks))
+        distinct = dict(zip(ids, blocks))   # each program once: a spec repeats a few per block
         if not mix and any(isinstance(b, MixBlockProgram) for b in distinct.values()):
             raise KernelConfigError(f"{spec.name}: MixBlockProgram blocks need core_type MIX, not {ct.value}")
         split = 2 if mix else 1
@@ -335,7 +337,7 @@ class Device:
                 raise KernelConfigError(f"{spec.name}: {e}") from None
         if len(self._checked) > 4096:
             self._checked.clear()
-        cps = None if mix else tuple(map(seen.__getitem__, map(id, spec.blocks)))
+        cps = None if mix else tuple(map(seen.__getitem__, ids))
         self._checked[id(spec)] = KernelPlan(spec, cps, fused, None if mix else tuple(seen.values()))
 
     def kernel_plan(self, spec: KernelSpec) -> KernelPlan:

@@ -270,6 +270,70 @@ def stage_id_memo(chip: ChipConfig, aiv_split: int) -> dict:
     return hit[1]
 
 
+#: True: compile_program looks a GM stage's terms up by its shape (:func:`shape_terms`);
+#: False: by the Stage's value (:func:`stage_memo`), the reference the tests compare it with
+SHAPE_MEMO = True
+
+#: per (chip object, aiv_split): a GM stage's shape -> (its terms with no keys, its keyed slots)
+#: (see :func:`shape_terms`)
+_SHAPE_MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
+
+
+def shape_memo(chip: ChipConfig, aiv_split: int) -> dict:
+    """The memo of :func:`shape_terms` for ``chip`` (a frozen ChipConfig, kept by identity)."""
+    key = (id(chip), aiv_split)
+    hit = _SHAPE_MEMOS.get(key)
+    if hit is None or hit[0] is not chip:
+        if len(_SHAPE_MEMOS) > 64:
+            _SHAPE_MEMOS.clear()
+        hit = _SHAPE_MEMOS[key] = (chip, {})
+    return hit[1]
+
+
+def shape_terms(chip: ChipConfig, st: Stage, aiv_split: int, memo: dict) -> tuple:
+    """:func:`stage_terms` of a GM stage (MTE2, MTE3, FIXPIPE), looked up in ``memo``
+    (:func:`shape_memo`) by the stage's shape: its pipe, ``nbytes``, ``issues``, ``tiles``
+    and, per GM range, ``nbytes``, ``run_bytes`` and whether it has an L2 key. A GM
+    stage's terms depend on nothing else but the keys themselves, which only fill the
+    ``keyed`` pairs; tilings give each block its own keys (("A", block, k, ...)), so
+    thousands of distinct Stage values share a few hundred shapes. The keys are neither
+    hashed nor compared (an unhashable key is fine). An entry keeps the terms with
+    ``keyed = ()`` and, for each keyed pair, its range's index and bus bytes."""
+    rs = st.gm_ranges
+    if len(rs) == 2:   # the usual cube MTE2 stage (A and B): the key in one tuple
+        a, b = rs
+        shape = (st.pipe, st.nbytes, st.issues, st.tiles, a.nbytes, a.run_bytes, a.key is None,
+                 b.nbytes, b.run_bytes, b.key is None)
+    else:
+        shape = (st.pipe, st.nbytes, st.issues, st.tiles)
+        for r in rs:
+            shape += (r.nbytes, r.run_bytes, r.key is None)
+    hit = memo.get(shape)
+    if hit is None:
+        terms = stage_terms(chip, st, aiv_split)
+        keyed = terms[4]
+        slots: tuple = ()
+        if keyed:   # the ranges _cost_terms made a pair of: a key and bus bytes > 0, in order
+            idx = [i for i, r in enumerate(rs) if r.key is not None and gm_bus_bytes(chip, r.nbytes, r.run_bytes) > 0]
+            if len(idx) != len(keyed):   # pragma: no cover (the same rule as _cost_terms')
+                return terms
+            slots = tuple(zip(idx, [b for _, b in keyed]))
+        if len(memo) > 65536:
+            memo.clear()
+        hit = memo[shape] = (terms[:4] + ((),) + terms[5:], slots)
+        return terms
+    base, slots = hit
+    if not slots:
+        return base
+    eng, fixed, scalar, bus, _, nbytes, gm, write = base
+    if len(slots) == 2:
+        (i, b), (j, c) = slots
+        keyed = ((rs[i].key, b), (rs[j].key, c))
+    else:
+        keyed = tuple([(rs[i].key, b) for i, b in slots])
+    return (eng, fixed, scalar, bus, keyed, nbytes, gm, write)
+
+
 def engine_ns(chip: ChipConfig, stage: Stage) -> float:
     """The stage's throughput term on its own engine (ns), without contention and
     without the fixed per-issue / per-tile costs."""

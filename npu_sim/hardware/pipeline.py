@@ -44,7 +44,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..program import GM_PIPES, BlockProgram, KernelSpec, Pipe
 from .bandwidth import l2_write_cost_factor
-from .cost import AIV_PIPES, stage_id_memo as _stage_id_memo, stage_memo as _stage_memo, stage_terms as _stage_terms
+from . import cost as _cost
+from .cost import AIV_PIPES, shape_memo as _shape_memo, shape_terms as _shape_terms, stage_id_memo as _stage_id_memo
+from .cost import stage_memo as _stage_memo, stage_terms as _stage_terms
 from .block_book import book_block
 from .single_tile import run_single_tile
 
@@ -63,6 +65,9 @@ INLINE_L2 = True
 #: False: run_block calls the inline clock's ``timeout`` for each GM stage's wait (the reference
 #: the tests compare yielding the delay itself with)
 DIRECT_DELAYS = True
+#: False: compile_program computes every stage's entries afresh from the value memo and builds the
+#: general loop's table from them (the reference the tests compare its kept per-Stage entries with)
+DIRECT_TABLES = True
 #: the start of a stage that cannot start yet (later than any time)
 _NEVER = float("inf")
 
@@ -90,21 +95,29 @@ class CompiledProgram:
 
     __slots__ = ("prog", "pipes", "groups", "n", "single", "one_tile", "stages", "distinct_pipes", "_tiles")
 
-    def __init__(self, prog: BlockProgram, pipes, groups, n):
+    def __init__(self, prog: BlockProgram, pipes, groups, n, tiles=None):
+        """``tiles``: the general loop's table if the caller built it (compile_program),
+        for a program that is not one-tile; else it is made from ``groups``."""
         self.prog = prog
         self.pipes = pipes
         self.groups = groups
         self.n = n
-        #: one tile and no keyed GM range: run_block takes hardware/single_tile.py's lean loop
-        self.single = n == 1 and bool(pipes) and not any(g[0][5] for g in groups)
         #: one tile, L2 keys allowed: the fast path's one-tile loop takes it (hardware/inline.py)
-        self.one_tile = n == 1 and bool(pipes)
-        self.stages = tuple(g[0][1:] for g in groups) if self.one_tile else ()
+        one = self.one_tile = n == 1 and bool(pipes)
         self.distinct_pipes = len(set(pipes)) == len(pipes)
-        # a one-tile program's blocks take the one-tile loops (single_tile.py, inline.py), which read
-        # ``stages``: its table is made if the general loop asks for it (a fused MIX block, a kernel
-        # on the event path with keyed ranges, SINGLE_TILE off)
-        self._tiles = None if self.one_tile else [_tile_table(g) for g in groups] if n and pipes else []
+        if one:
+            stages = self.stages = tuple([g[0][1:] for g in groups])
+            #: one tile and no keyed GM range: run_block takes hardware/single_tile.py's lean loop
+            self.single = not any([st[4] for st in stages])
+            # a one-tile program's blocks take the one-tile loops (single_tile.py, inline.py), which
+            # read ``stages``: its table is made if the general loop asks for it (a fused MIX block,
+            # a kernel on the event path with keyed ranges, SINGLE_TILE off)
+            self._tiles = None
+        else:
+            self.stages = ()
+            self.single = False
+            self._tiles = (tiles if tiles is not None else
+                           [_tile_table(g) for g in groups] if n and pipes else [])
 
     @property
     def tiles(self) -> list:
@@ -136,16 +149,81 @@ def _tile_table(groups_s: list) -> list:
     return row
 
 
+def _tile_entry(terms: tuple) -> tuple:
+    """The ``CompiledProgram.tiles`` entry of a stage's tile ``j = 0`` from its
+    :func:`~npu_sim.hardware.cost.stage_terms` (see :func:`_tile_table`)."""
+    eng, fixed, scalar, bus, keyed, nbytes, gm, write = terms
+    return ((True, eng + fixed, fixed, scalar, nbytes, (eng, bus, keyed, write, 0)) if gm else
+            (False, eng + fixed, fixed, scalar, nbytes, None))
+
+
 def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
     """Cost lookups of every stage of ``prog`` on ``chip``. ``aiv_split`` > 1 (a fused
     MIX program) divides the throughput term of VECTOR/MTE3 stages by the AIVs that
     share them. Raises ValueError if a tile group's pipes differ from the first
     group's (BlockProgram's contract)."""
+    if not DIRECT_TABLES:
+        return _compile_reference(chip, prog, aiv_split)
+    tiles = prog.tiles
+    pipes = tuple(map(_pipe_of, tiles[0].stages)) if tiles else ()   # BlockProgram.pipes
+    S = len(pipes)
+    groups: list[list[tuple]] = [[] for _ in range(S)]
+    n = 0
+    for g in tiles:
+        if g.count > 0:
+            n += g.count
+    # a program of several tiles gets its general-loop table here, row by row from the entries
+    # kept per Stage (a one-tile program's is made on demand: CompiledProgram.tiles)
+    rows: list[list] | None = [[] for _ in range(S)] if n > 1 and S else None
+    memo = _stage_memo(chip, aiv_split)
+    smemo = _shape_memo(chip, aiv_split) if _cost.SHAPE_MEMO else None
+    idm = _stage_id_memo(chip, aiv_split)   # by identity first: no field hashing for a shared Stage
+    first = True
+    for g in tiles:
+        stages = g.stages
+        if first:   # the pipes are the first group's
+            first = False
+        elif tuple(map(_pipe_of, stages)) != pipes:
+            raise ValueError(f"tile groups of one block must share one pipe sequence: {pipes} vs "
+                             f"{tuple(map(_pipe_of, stages))}")
+        count = g.count
+        if count <= 0:
+            continue
+        for s, st in enumerate(stages):
+            hit = idm.get(id(st))
+            if hit is None or hit[0] is not st:
+                if smemo is not None and st.pipe in GM_PIPES:   # by shape: keys neither hashed nor compared
+                    terms = _shape_terms(chip, st, aiv_split, smemo)
+                else:
+                    try:
+                        terms = memo.get(st)
+                    except TypeError:   # an unhashable L2 key: no value memo
+                        terms = _stage_terms(chip, st, aiv_split)
+                    else:
+                        if terms is None:
+                            if len(memo) > 65536:
+                                memo.clear()
+                            terms = memo[st] = _stage_terms(chip, st, aiv_split)
+                if len(idm) > 65536:
+                    idm.clear()
+                # (the Stage, its group entry for count 1, its tiles entry for j = 0)
+                hit = idm[id(st)] = (st, (1,) + terms, _tile_entry(terms))
+            groups[s].append(hit[1] if count == 1 else (count,) + hit[1][1:])
+            if rows is not None:
+                if count == 1:   # the usual TileSpec: its one entry as kept
+                    rows[s].append(hit[2])
+                else:
+                    rows[s] += _tile_table([groups[s][-1]])
+    return CompiledProgram(prog, pipes, groups, n, rows)
+
+
+def _compile_reference(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
+    """:func:`compile_program` as it was before the kept per-Stage entries (``DIRECT_TABLES``
+    off): the reference the tests compare it with."""
     pipes = prog.pipes
     S = len(pipes)
     groups: list[list[tuple]] = [[] for _ in range(S)]
     memo = _stage_memo(chip, aiv_split)
-    idm = _stage_id_memo(chip, aiv_split)   # by identity first: no field hashing for a shared Stage
     for g in prog.tiles:
         if tuple(map(_pipe_of, g.stages)) != pipes:
             raise ValueError(f"tile groups of one block must share one pipe sequence: {pipes} vs "
@@ -154,10 +232,6 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
             continue
         count = g.count
         for s, st in enumerate(g.stages):
-            hit = idm.get(id(st))
-            if hit is not None and hit[0] is st:
-                groups[s].append((count,) + hit[1])
-                continue
             try:
                 terms = memo.get(st)
             except TypeError:   # an unhashable L2 key: no value memo
@@ -167,9 +241,6 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
                     if len(memo) > 65536:
                         memo.clear()
                     terms = memo[st] = _stage_terms(chip, st, aiv_split)
-            if len(idm) > 65536:
-                idm.clear()
-            idm[id(st)] = (st, terms)
             groups[s].append((count,) + terms)
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)
