@@ -104,7 +104,7 @@ def stage_issues(chip: ChipConfig, stage: Stage) -> int:
     if stage.issues:
         return stage.issues
     tiles = max(1, stage.tiles)
-    if stage.pipe is Pipe.VECTOR:
+    if _pipe(stage) is Pipe.VECTOR:
         per_tile = -(-vector_repeats(chip, stage) // tiles)
         return tiles * max(1, -(-per_tile // chip.vector_max_repeats))
     if stage.pipe in GM_PIPES:
@@ -198,8 +198,7 @@ def _cost_terms(chip: ChipConfig, stage: Stage) -> tuple:
         issues = stage.issues or tiles * max(1, len(stage.gm_ranges))   # stage_issues of a GM stage
         fixed = issues * chip.dma_latency_ns + scalar
         return (total / rate * cyc, fixed, scalar, bus, tuple(keyed), stage.nbytes, True)
-    p = stage.pipe   # the other pipes are told apart by identity, as they always were
-    if p is _CUBE:
+    if p is _CUBE:   # p: the Pipe member, so a pipe named by a plain str costs as its member does
         if stage.macs <= 0:
             return (0.0, 0.0, 0.0, 0, (), 0, False)
         return (math.ceil(stage.macs / cube_macs_per_cycle(chip, stage.dtype)) * cyc / chip.cube_efficiency,

@@ -132,3 +132,18 @@ def test_presets_name_every_new_figure():
     for chip in (C, ASCEND310P3, TINY):
         assert chip.vector_repeat_bytes == 256 and chip.vector_max_repeats == 255
         assert chip.gm_burst_bytes == 32 and chip.cube_hf32_macs_per_cycle == 2048
+
+
+@pytest.mark.parametrize("pipe", list(Pipe))
+def test_a_pipe_named_by_its_string_costs_as_its_member(pipe):
+    """``Stage("CUBE", ...)`` and ``Stage(Pipe.CUBE, ...)`` are equal (a str enum), so
+    they must cost the same: the CUBE/VECTOR/MTE1 costs were once told apart by
+    identity, which costed a plain-str pipe as SCALAR (and a memo keyed by the equal
+    stages returned whichever came first). Expected: the member's own formula."""
+    kw = dict(macs=64 * 64 * 64, vector_bytes=8192, nbytes=8192, tiles=2)
+    by_member, by_name = Stage(pipe, **kw), Stage(pipe.value, **kw)
+    assert by_member == by_name
+    assert stage_cost(C, by_name) == stage_cost(C, by_member)
+    assert stage_issues(C, by_name) == stage_issues(C, by_member)
+    if pipe is Pipe.CUBE:   # ceil(macs / 4096 fp16 MACs per cycle) cycles, as test_cube_rate_per_dtype
+        assert stage_cost(C, by_name).engine_ns == pytest.approx(math.ceil(kw["macs"] / 4096) * CYC / C.cube_efficiency)
