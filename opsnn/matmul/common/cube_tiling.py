@@ -187,6 +187,24 @@ def _stage_floors(memo: dict, chip: ChipConfig, item: int) -> tuple[float, float
     return hit
 
 
+def _k_splits(k_al: int, k_frac: int, kc_min: int) -> list[tuple[int, int]]:
+    """The K splits :func:`cube_tiling` tries when L1 allows at most ``kc_min`` equal chunks
+    of the ``k_fractal``-aligned K ``k_al``: ``(K chunks, chunk length in elements)`` for
+    kc in sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}) (more, shorter
+    chunks than L1 forces let the copies overlap the Cube), each chunk aligned up to the K
+    fractal; a longer kc is kept only if that length splits K into exactly kc chunks.
+    ``ceil_div(a, b)`` is written out as ``-(-a // b)``."""
+    out = []
+    for kc in ((1, 2, 3, 4) if kc_min == 1 else (2, 3, 4, 8) if kc_min == 2 else
+               (kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min)):
+        kl1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac   # align_up(ceil_div(k_al, kc), k_frac)
+        kc = -(-k_al // kl1) if kc == kc_min else kc
+        if kc > kc_min and (kl1 < k_frac or -(-k_al // kl1) != kc):
+            continue
+        out.append((kc, kl1))
+    return out
+
+
 def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsize: int, out_itemsize: int,
                 cube_dtype: str, *, a_gm_reuse: float = 1.0, buffer_num: int = 2,
                 max_steps_per_block: int = MAX_CUBE_STEPS_PER_BLOCK, name: str = "cube") -> MatmulTilingData:
@@ -253,6 +271,7 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
     stage_bound = STAGE_BOUND and two_deep
     idx = 0
     seen = set()
+    k_splits: dict = {}   # kc_min -> its (kc, kl1): many (bm, bn) share one kc_min
     bns = [align_up(ceil_div(n_al, ceil_div(n_al, bn0)), frac) for bn0 in (256, 128, 64, 32, 16)]
     for bm0 in (256, 128, 64, 32, 16):
         bm = align_up(ceil_div(m_al, ceil_div(m_al, bm0)), frac)
@@ -281,14 +300,10 @@ def cube_tiling(chip: ChipConfig, batch: int, m: int, n: int, k: int, in_itemsiz
                 if fix_d is None:
                     fix_d = memo[fkey] = idle_stage_ns(chip, _fixpipe_stage(bm, bn, out_itemsize))
                 ab_row = (bm + bn) * item   # MTE1 bytes per K element
-            # more, shorter K chunks than L1 forces let the copies overlap the Cube
-            # (sorted({kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min}), spelled out)
-            for kc in ((1, 2, 3, 4) if kc_min == 1 else (2, 3, 4, 8) if kc_min == 2 else
-                       (kc_min, kc_min + 1, kc_min + 2, 2 * kc_min, 4 * kc_min)):
-                kl1 = (-(-k_al // kc) + k_frac - 1) // k_frac * k_frac   # align_up(ceil_div(k_al, kc), k_frac)
-                kc = -(-k_al // kl1) if kc == kc_min else kc   # (a longer kc refused below unless it is exact)
-                if kc > kc_min and (kl1 < k_frac or -(-k_al // kl1) != kc):
-                    continue
+            splits = k_splits.get(kc_min)
+            if splits is None:
+                splits = k_splits[kc_min] = _k_splits(k_al, k_frac, kc_min)
+            for kc, kl1 in splits:
                 steps = waves * kc
                 # the MTE2 bytes of one step, as _step_stages states them
                 step_bytes = int(a_row * kl1 / a_gm_reuse) + kl1 * b_row
