@@ -6,6 +6,10 @@ L1/L0A/L0B/L0C sizes, the cube rate of the compute dtype), then the problem size
 output tiles, ``block_dim``). No device, no runtime, no aclTensor. The kernel half,
 :func:`~opsnn.matmul.common.cube_program.cube_program`, turns the struct into the tile
 program. Matmul, BatchMatMul, Addmm and Convolution (an implicit GEMM) use both.
+
+(Over 300 lines on purpose: the candidate search, its step-cost memo and the lower bounds
+that prune it stay in one module, so each bound's argument sits next to the estimate it
+bounds.)
 """
 from __future__ import annotations
 
