@@ -9,8 +9,6 @@ storage_format NC1HWC0 (FRACTAL_Z for a weight), storage shape = the padded layo
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 import opsnn
 from opsnn.transform.trans_data import FRACTAL_Z, NC1HWC0, c0_for_itemsize, fractal_z_shape, nc1hwc0_shape
 
@@ -68,7 +66,10 @@ def lower_conv_packed(ctx, node: Node, ins: list[DTensor], fused: tuple | None =
     c0 = _c0(node, x5)
     in_shape = tuple(int(d) for d in node.attrs["in_shape"])
     w_shape = tuple(int(d) for d in node.attrs["weight_shape"])
-    xl, wl = replace(x5, shape=in_shape), replace(wz, shape=w_shape)
+    # the logical views, for the geometry checks (DTensor built directly: dataclasses.replace
+    # introspects the fields on every call, a few us each, twice per conv)
+    xl = DTensor(x5.name, x5.ptr, in_shape, x5.dtype, x5.tensor)
+    wl = DTensor(wz.name, wz.ptr, w_shape, wz.dtype, wz.tensor)
     nsp, kernel, g = conv_weight(node, xl, wl)
     if nsp != 2 or g != 1:
         raise bad(node, "only 2-D convolutions with group 1 run on NC1HWC0")

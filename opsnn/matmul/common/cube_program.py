@@ -125,17 +125,30 @@ def cube_program(td: MatmulTilingData, name: str, in_itemsize: int, out_itemsize
     step_k, step_kmacs = g * k_l1, g * align_up(k_l1, k_frac)     # a full step: g K chunks
     last_kmacs = (last_chunks - 1) * align_up(k_l1, k_frac) + align_up(k_tail, k_frac)
 
+    bd = td.block_dim
+    blocks = []
     if FAST_TILES and td.out_tiles == batch * mt * nt:
-        per_tile = _rows_of_tiles(batch, mt, nt, [m_tail if mi == mt - 1 else base_m for mi in range(mt)],
-                                  [n_tail if ni == nt - 1 else base_n for ni in range(nt)], on_chip,
-                                  ([(False, step_k, g, step_kmacs, steps - 1)] if steps > 1 else [])
-                                  + [(True, last_k, last_chunks, last_kmacs, 1)],
-                                  item, k_l1, a_gm_reuse, bias_bytes, residual_itemsize)
+        kinds = ([(False, step_k, g, step_kmacs, steps - 1)] if steps > 1 else []) + [(True, last_k, last_chunks,
+                                                                                        last_kmacs, 1)]
+        rows = _rows_one_step if len(kinds) == 1 else _rows_of_tiles
+        flat = rows(batch, mt, nt, [m_tail if mi == mt - 1 else base_m for mi in range(mt)],
+                    [n_tail if ni == nt - 1 else base_n for ni in range(nt)], on_chip, kinds,
+                    item, k_l1, a_gm_reuse, bias_bytes, residual_itemsize)
+        # output tiles dealt round-robin: block blk runs tiles blk, blk + bd, ..., each tile
+        # len(kinds) consecutive TileSpecs of ``flat``, so a block's list is strided slices
+        if len(kinds) == 1:
+            for blk in range(bd):
+                blocks.append(BlockProgram(tuple(flat[blk::bd])))
+        else:
+            for blk in range(bd):
+                full, last = flat[2 * blk::2 * bd], flat[2 * blk + 1::2 * bd]
+                merged = full + last
+                merged[::2], merged[1::2] = full, last
+                blocks.append(BlockProgram(tuple(merged)))
     else:   # the reference: one out_tile call per output tile
         per_tile = [out_tile(t) for t in range(td.out_tiles)]
-    blocks = []
-    for blk in range(td.block_dim):   # output tiles dealt round-robin: blk, blk + block_dim, ...
-        blocks.append(BlockProgram(tuple([ts for group in per_tile[blk::td.block_dim] for ts in group])))
+        for blk in range(bd):   # output tiles dealt round-robin: blk, blk + block_dim, ...
+            blocks.append(BlockProgram(tuple([ts for group in per_tile[blk::bd] for ts in group])))
     bufs = {Buffer.L1: td.l1_bytes_used, Buffer.L0A: buffer_num * base_m * td.base_k * item,
             Buffer.L0B: buffer_num * td.base_k * base_n * item, Buffer.L0C: td.l0c_bytes_used}
     if bias_bytes:
@@ -157,14 +170,16 @@ FAST_TILES = True
 
 def _rows_of_tiles(batch: int, mt: int, nt: int, mbs: list, nbs: list, on_chip, kinds: list, item: int,
                    k_l1: int, a_gm_reuse: float, bias_bytes: int, residual_itemsize: int) -> list:
-    """The output tiles of :func:`cube_program` in tile order ``t = (b * mt + mi) * nt + ni``,
-    each a tuple of TileSpecs, one per step kind of ``kinds`` ((last, K elements, chunks,
-    K MACs per row pair, count) with the full steps first, as ``out_tile`` returns them).
-    ``mbs`` / ``nbs``: the rows / columns of each tile row / column (bytes: ``item`` per
-    element). The A panel range of (b, mi) and the B panel range of (b, ni) are made once
-    per step kind and shared, as ``out_tile``'s ``a_ranges`` / ``b_ranges`` share them."""
+    """The TileSpecs of :func:`cube_program`'s output tiles in tile order ``t = (b * mt + mi)
+    * nt + ni``, flat: ``len(kinds)`` consecutive TileSpecs per tile, one per step kind of
+    ``kinds`` ((last, K elements, chunks, K MACs per row pair, count) with the full steps
+    first, as ``out_tile`` returns them). ``mbs`` / ``nbs``: the rows / columns of each tile
+    row / column (bytes: ``item`` per element). The A panel range of (b, mi) and the B panel
+    range of (b, ni) are made once per step kind and shared, as ``out_tile``'s ``a_ranges`` /
+    ``b_ranges`` share them."""
     mte2, fp16 = Pipe.MTE2, CubeDtype.FLOAT16
-    per_tile = []
+    flat = []
+    append = flat.append
     kinds = [(last, kb, chunks, kmacs, count, "last" if last else "k") for last, kb, chunks, kmacs, count in kinds]
     on_chips: dict = {}   # mb -> per step kind, per column: the MTE1, CUBE, FIXPIPE stages
     for b in range(batch):
@@ -183,26 +198,63 @@ def _rows_of_tiles(batch: int, mt: int, nt: int, mbs: list, nbs: list, on_chip, 
             if len(parts) == 1:   # one step per tile (the common case)
                 last, chunks, _, a_bytes, a, col, ocs = parts[0]
                 res_of = mb * residual_itemsize if last else 0
-                for ni, nb in enumerate(nbs):
-                    b_bytes, br = col[ni]
-                    if res_of:
+                if res_of:
+                    for (b_bytes, br), nb, oc3 in zip(col, nbs, ocs):
                         res = res_of * nb
-                        st = Stage(mte2, a_bytes + b_bytes + res, 0, 0, fp16, 0, chunks,
-                                   (a, br, GmRange(res, nb * residual_itemsize)))
-                    else:
-                        st = Stage(mte2, a_bytes + b_bytes, 0, 0, fp16, 0, chunks, (a, br))
-                    per_tile.append((TileSpec((st,) + ocs[ni], 1),))
+                        append(TileSpec((Stage(mte2, a_bytes + b_bytes + res, 0, 0, fp16, 0, chunks,
+                                               (a, br, GmRange(res, nb * residual_itemsize))),) + oc3, 1))
+                else:
+                    for (b_bytes, br), oc3 in zip(col, ocs):
+                        append(TileSpec((Stage(mte2, a_bytes + b_bytes, 0, 0, fp16, 0, chunks, (a, br)),) + oc3, 1))
                 continue
             for ni, nb in enumerate(nbs):
-                group = []
                 for last, chunks, count, a_bytes, a, col, ocs in parts:
                     b_bytes, br = col[ni]
                     res = mb * nb * residual_itemsize if last else 0
                     ranges = (a, br, GmRange(res, nb * residual_itemsize)) if res else (a, br)
-                    group.append(TileSpec((Stage(mte2, a_bytes + b_bytes + res, 0, 0, fp16, 0, chunks, ranges),)
-                                          + ocs[ni], count))
-                per_tile.append(tuple(group))
-    return per_tile
+                    append(TileSpec((Stage(mte2, a_bytes + b_bytes + res, 0, 0, fp16, 0, chunks, ranges),)
+                                    + ocs[ni], count))
+    return flat
+
+
+def _rows_one_step(batch: int, mt: int, nt: int, mbs: list, nbs: list, on_chip, kinds: list, item: int,
+                   k_l1: int, a_gm_reuse: float, bias_bytes: int, residual_itemsize: int) -> list:
+    """:func:`_rows_of_tiles` for one step per output tile (``kinds`` of one entry, the last
+    step; the common case): the same TileSpecs in the same order, sharing the same objects,
+    with the per-row work (A's bytes, its run, the bias and residual terms) hoisted out of
+    the loops over the tile rows and columns."""
+    mte2, fp16 = Pipe.MTE2, CubeDtype.FLOAT16
+    (last, kb, chunks, kmacs, _), = kinds
+    tag = "last" if last else "k"
+    flat = []
+    append = flat.append
+    run_a = min(k_l1, kb) * item
+    extra = bias_bytes if last else 0
+    # per tile row: (its A bytes, the MTE2 bytes before B's, the MTE1/CUBE/FIXPIPE stages per column,
+    # the residual bytes per output column); tile rows of equal height share them
+    rows = []
+    by_mb: dict = {}
+    for mb in mbs:
+        hit = by_mb.get(mb)
+        if hit is None:
+            a_bytes = int(mb * kb * item / a_gm_reuse)
+            hit = by_mb[mb] = (a_bytes, a_bytes + extra, [on_chip(mb, nb, kb, chunks, kmacs, last) for nb in nbs],
+                               mb * residual_itemsize if last else 0)
+        rows.append(hit)
+    col_bytes = [kb * nb * item for nb in nbs]
+    for b in range(batch):
+        col = [(bb, GmRange(bb, nb * item, ("B", b, ni, tag))) for ni, (nb, bb) in enumerate(zip(nbs, col_bytes))]
+        for mi, (a_bytes, a_extra, ocs, res_of) in enumerate(rows):
+            a = GmRange(a_bytes, run_a, ("A", b, mi, tag))
+            if res_of:
+                for (b_bytes, br), nb, oc3 in zip(col, nbs, ocs):
+                    res = res_of * nb
+                    append(TileSpec((Stage(mte2, a_extra + b_bytes + res, 0, 0, fp16, 0, chunks,
+                                           (a, br, GmRange(res, nb * residual_itemsize))),) + oc3, 1))
+            else:
+                for (b_bytes, br), oc3 in zip(col, ocs):
+                    append(TileSpec((Stage(mte2, a_extra + b_bytes, 0, 0, fp16, 0, chunks, (a, br)),) + oc3, 1))
+    return flat
 
 
 #: FixPipe epilogue activations (npu-sim graph mode): name -> f(acc_fp32, alpha, beta);
