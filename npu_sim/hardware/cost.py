@@ -235,6 +235,19 @@ def stage_terms(chip: ChipConfig, st: Stage, aiv_split: int) -> tuple:
             p is _MTE3 or p is _FIXPIPE)   # in AIV_PIPES, in _WRITE_PIPES
 
 
+def _chip_memo(table: dict, chip: ChipConfig, aiv_split: int) -> dict:
+    """The memo dict kept in ``table`` for ``(chip, aiv_split)``: chips are frozen and kept
+    by identity (an entry whose chip is another object at a reused id is replaced); past
+    64 entries the table starts over."""
+    key = (id(chip), aiv_split)
+    hit = table.get(key)
+    if hit is None or hit[0] is not chip:
+        if len(table) > 64:
+            table.clear()
+        hit = table[key] = (chip, {})
+    return hit[1]
+
+
 #: per (chip object, aiv_split): Stage value -> its terms. stage_cost is a pure function of the
 #: chip and the stage's fields, and tilings build many equal stages (one per block, per layer)
 _MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
@@ -242,13 +255,7 @@ _MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
 
 def stage_memo(chip: ChipConfig, aiv_split: int) -> dict:
     """The memo of :func:`stage_terms` for ``chip`` (a frozen ChipConfig, kept by identity)."""
-    key = (id(chip), aiv_split)
-    hit = _MEMOS.get(key)
-    if hit is None or hit[0] is not chip:
-        if len(_MEMOS) > 64:
-            _MEMOS.clear()
-        hit = _MEMOS[key] = (chip, {})
-    return hit[1]
+    return _chip_memo(_MEMOS, chip, aiv_split)
 
 
 #: per (chip object, aiv_split): id(Stage) -> (the Stage, its terms), looked up before
@@ -260,13 +267,7 @@ _ID_MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
 def stage_id_memo(chip: ChipConfig, aiv_split: int) -> dict:
     """The identity memo of :func:`stage_terms` for ``chip``: ``id(stage) -> (stage, terms)``
     (an entry is valid only while its first item *is* the stage looked up)."""
-    key = (id(chip), aiv_split)
-    hit = _ID_MEMOS.get(key)
-    if hit is None or hit[0] is not chip:
-        if len(_ID_MEMOS) > 64:
-            _ID_MEMOS.clear()
-        hit = _ID_MEMOS[key] = (chip, {})
-    return hit[1]
+    return _chip_memo(_ID_MEMOS, chip, aiv_split)
 
 
 #: True: compile_program looks a GM stage's terms up by its shape (:func:`shape_terms`);
@@ -280,13 +281,7 @@ _SHAPE_MEMOS: dict[tuple[int, int], tuple[Any, dict]] = {}
 
 def shape_memo(chip: ChipConfig, aiv_split: int) -> dict:
     """The memo of :func:`shape_terms` for ``chip`` (a frozen ChipConfig, kept by identity)."""
-    key = (id(chip), aiv_split)
-    hit = _SHAPE_MEMOS.get(key)
-    if hit is None or hit[0] is not chip:
-        if len(_SHAPE_MEMOS) > 64:
-            _SHAPE_MEMOS.clear()
-        hit = _SHAPE_MEMOS[key] = (chip, {})
-    return hit[1]
+    return _chip_memo(_SHAPE_MEMOS, chip, aiv_split)
 
 
 def shape_terms(chip: ChipConfig, st: Stage, aiv_split: int, memo: dict) -> tuple:

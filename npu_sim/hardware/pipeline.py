@@ -195,15 +195,7 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
                 if smemo is not None and st.pipe in GM_PIPES:   # by shape: keys neither hashed nor compared
                     terms = _shape_terms(chip, st, aiv_split, smemo)
                 else:
-                    try:
-                        terms = memo.get(st)
-                    except TypeError:   # an unhashable L2 key: no value memo
-                        terms = _stage_terms(chip, st, aiv_split)
-                    else:
-                        if terms is None:
-                            if len(memo) > 65536:
-                                memo.clear()
-                            terms = memo[st] = _stage_terms(chip, st, aiv_split)
+                    terms = _value_terms(chip, st, aiv_split, memo)
                 if len(idm) > 65536:
                     idm.clear()
                 # (the Stage, its group entry for count 1, its tiles entry for j = 0)
@@ -215,6 +207,21 @@ def compile_program(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledPro
                 else:
                     rows[s] += _tile_table([groups[s][-1]])
     return CompiledProgram(prog, pipes, groups, n, rows)
+
+
+def _value_terms(chip, st, aiv_split: int, memo: dict) -> tuple:
+    """``_stage_terms(chip, st, aiv_split)`` through the value memo ``memo``
+    (``cost.stage_memo``; past 65,536 entries it starts over); a stage with an
+    unhashable L2 key is computed each time."""
+    try:
+        terms = memo.get(st)
+    except TypeError:   # an unhashable L2 key: no value memo
+        return _stage_terms(chip, st, aiv_split)
+    if terms is None:
+        if len(memo) > 65536:
+            memo.clear()
+        terms = memo[st] = _stage_terms(chip, st, aiv_split)
+    return terms
 
 
 def _compile_reference(chip, prog: BlockProgram, aiv_split: int = 1) -> CompiledProgram:
@@ -232,15 +239,7 @@ def _compile_reference(chip, prog: BlockProgram, aiv_split: int = 1) -> Compiled
             continue
         count = g.count
         for s, st in enumerate(g.stages):
-            try:
-                terms = memo.get(st)
-            except TypeError:   # an unhashable L2 key: no value memo
-                terms = _stage_terms(chip, st, aiv_split)
-            else:
-                if terms is None:
-                    if len(memo) > 65536:
-                        memo.clear()
-                    terms = memo[st] = _stage_terms(chip, st, aiv_split)
+            terms = _value_terms(chip, st, aiv_split, memo)
             groups[s].append((count,) + terms)
     n = sum(g.count for g in prog.tiles if g.count > 0)
     return CompiledProgram(prog, pipes, groups, n)

@@ -176,7 +176,8 @@ def _rows_of_tiles(batch: int, mt: int, nt: int, mbs: list, nbs: list, on_chip, 
     first, as ``out_tile`` returns them). ``mbs`` / ``nbs``: the rows / columns of each tile
     row / column (bytes: ``item`` per element). The A panel range of (b, mi) and the B panel
     range of (b, ni) are made once per step kind and shared, as ``out_tile``'s ``a_ranges`` /
-    ``b_ranges`` share them."""
+    ``b_ranges`` share them. Any number of kinds; :func:`cube_program` sends one-kind
+    (one-step) tilings to :func:`_rows_one_step` instead."""
     mte2, fp16 = Pipe.MTE2, CubeDtype.FLOAT16
     flat = []
     append = flat.append
@@ -195,18 +196,6 @@ def _rows_of_tiles(batch: int, mt: int, nt: int, mbs: list, nbs: list, on_chip, 
                 a_bytes = int(mb * kb * item / a_gm_reuse)
                 a = GmRange(a_bytes, min(k_l1, kb) * item, ("A", b, mi, tag))
                 parts.append((last, chunks, count, a_bytes + (bias_bytes if last else 0), a, col, ocs))
-            if len(parts) == 1:   # one step per tile (the common case)
-                last, chunks, _, a_bytes, a, col, ocs = parts[0]
-                res_of = mb * residual_itemsize if last else 0
-                if res_of:
-                    for (b_bytes, br), nb, oc3 in zip(col, nbs, ocs):
-                        res = res_of * nb
-                        append(TileSpec((Stage(mte2, a_bytes + b_bytes + res, 0, 0, fp16, 0, chunks,
-                                               (a, br, GmRange(res, nb * residual_itemsize))),) + oc3, 1))
-                else:
-                    for (b_bytes, br), oc3 in zip(col, ocs):
-                        append(TileSpec((Stage(mte2, a_bytes + b_bytes, 0, 0, fp16, 0, chunks, (a, br)),) + oc3, 1))
-                continue
             for ni, nb in enumerate(nbs):
                 for last, chunks, count, a_bytes, a, col, ocs in parts:
                     b_bytes, br = col[ni]
