@@ -1,4 +1,4 @@
-"""The simulator's own speed: ``python -m benchmarks.sim_speed [--models a,b] [--quick] [--repeat N] [--mode eager]``.
+"""The simulator's own speed: ``python -m benchmarks.sim_speed [--models a,b] [--quick] [--repeat N] [--mode eager] [--models-only]``.
 
 Part 1 -- per model (every light model onnx ships, and paraphrase-MiniLM-L3-v2 when
 installed, at batch 2 x seq 16 and 8 x 128: ``MINILM``), each measurement in a fresh child process, the modes interleaved
@@ -488,6 +488,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=_positive, default=1,
                     help="interleaved rounds per model; the median is printed (default 1)")
     ap.add_argument("--no-models", action="store_true", help="scaling only")
+    ap.add_argument("--models-only", action="store_true",
+                    help="part 1 only: no import times, tiny kernel, decoder step or scaling runs")
     ap.add_argument("--mode", choices=("graph", "eager"), default="graph",
                     help="npu-sim's execution path in part 1: graph (npu-sim run's default: graph passes, "
                          "planned memory, one capture replayed) or eager (one aclnn call per node, naive memory, "
@@ -508,6 +510,8 @@ def main(argv=None) -> int:
 
 def _run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """The benchmark's parts as ``args`` selects them (``main`` without ``--child``)."""
+    if args.no_models and args.models_only:
+        ap.error("--no-models and --models-only leave nothing to run")
     if not args.no_models:
         if args.models is not None and not args.models.strip(" ,;"):
             ap.error("--models: no model named")
@@ -522,6 +526,8 @@ def _run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             from frontend.model_zoo import light_models
             models = [m.removesuffix(".onnx") for m in light_models()] + list(MINILM)
         part1(models, args.repeat, args.mode)
+        if args.models_only:
+            return 0
     import_times()
     tiny_kernel(3 if args.quick else 5)
     decoder_32()

@@ -101,6 +101,23 @@ def test_sim_speed_interrupt_exits_130(capsys, monkeypatch):
     assert code == 130 and "interrupted" in err and "Traceback" not in err
 
 
+def test_sim_speed_models_only_runs_part_1_alone(capsys, monkeypatch):
+    from benchmarks import sim_speed
+    ran = []
+    monkeypatch.setattr(sim_speed, "part1", lambda models, *a: ran.append(models))
+    for later in ("import_times", "tiny_kernel", "decoder_32", "part2"):
+        monkeypatch.setattr(sim_speed, later, lambda *a, _n=later: pytest.fail(f"ran {_n}"))
+    code, _, err = call_main(sim_speed.main, ["--models", "light_squeezenet", "--models-only"], capsys)
+    assert code == 0 and ran == [["light_squeezenet"]] and not err.strip()
+
+
+def test_sim_speed_models_only_with_no_models_is_refused(capsys, monkeypatch):
+    from benchmarks import sim_speed
+    monkeypatch.setattr(sim_speed, "part1", lambda *a: pytest.fail("ran part 1"))
+    code, _, err = call_main(sim_speed.main, ["--no-models", "--models-only"], capsys)
+    assert code == 2 and "--models-only" in err and "Traceback" not in err
+
+
 def test_info_names_the_symbolic_dims_that_dim_takes(run_cli, tmp_path):
     model = relu_model(tmp_path / "dyn.onnx", shape=("N", 3))
     code, out, _ = run_cli("info", model)
