@@ -36,59 +36,6 @@ MULTI_TILE_LOOP = True
 _NEVER = float("inf")
 
 
-#: per CompiledProgram (by id, the program kept): its :func:`_static_sums`
-_SUMS: dict = {}
-
-
-def _static_sums(cp) -> "tuple[list, list, float] | None":
-    """The sums run_block adds for a block of ``cp`` that do not depend on the clock, or
-    None when some do: ``(busy, fixed, scalar)``, ``busy[s]`` the busy ns of stage ``s``
-    if it is on chip (0.0 for a GM stage, whose durations the loop adds), ``fixed[s]``
-    its fixed ns, ``scalar`` the scalar ns (ns). They are made with run_block's float
-    additions in its order (per stage in tile order; scalar ns are whole numbers whose
-    sums are exact in any order), so they hold when every step's duration that counts
-    is known: a stage is all GM steps or none, and a GM step's duration is > 0 (its
-    engine term >= 0 and fixed term > 0: the duration is at least the fixed term) and
-    is added to ``busy`` by the loop."""
-    hit = _SUMS.get(id(cp))
-    if hit is not None and hit[0] is cp:
-        return hit[1]
-    val = _make_static_sums(cp)
-    if len(_SUMS) > 4096:
-        _SUMS.clear()
-    _SUMS[id(cp)] = (cp, val)
-    return val
-
-
-def _make_static_sums(cp) -> "tuple[list, list, float] | None":
-    """:func:`_static_sums` computed."""
-    S = len(cp.pipes)
-    busy = [0.0] * S
-    fixed_all = [0.0] * S
-    scalar = 0.0
-    scalar_abs = 0.0
-    for s, row in enumerate(cp.tiles):
-        kinds = {entry[0] for entry in row}
-        if len(kinds) > 1:   # GM and on-chip steps in one stage
-            return None
-        for gm, dur, fixed, sc, _nbytes, gm_terms in row:
-            if gm:
-                if not (gm_terms[0] >= 0.0 and fixed > 0.0):
-                    return None
-            elif dur > 0:
-                busy[s] += dur
-            else:   # no span, nothing added
-                continue
-            fixed_all[s] += fixed
-            if not float(sc).is_integer():
-                return None
-            scalar += sc
-            scalar_abs += abs(sc)
-    if scalar_abs >= 2.0 ** 53:   # a partial sum could round
-        return None
-    return busy, fixed_all, scalar
-
-
 def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, plan, now: float, scope=None) -> float:
     """Run the blocks of ``spec`` (a plain AIC/AIV kernel: ``plan.cps`` holds its
     blocks' compiled programs, ``cores`` the core each block got) on the fast path, as
@@ -132,11 +79,11 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
     seq = seq0 + nb
     heap: list = []   # (time, sequence, block, stage): every entry queued has the driver's priority 1
     done: list = []   # per ended block: (its end step's heap key..., the block)
-    # per block: (tiles, n, last, end, nxt, cand, busy_pipe, tracks, static), None for an empty block
+    # per block: (tiles, n, last, end, nxt, cand, busy_pipe, fixed_pipe, tracks), None for an empty
+    # block; its scalar ns so far and its end
     state: list = [None] * nb
-    fixed_of: list = [None] * nb   # per block: its fixed ns per stage
-    scal = [0.0] * nb   # per block: its scalar ns
-    bend = [start] * nb   # per block: its end
+    scal = [0.0] * nb
+    bend = [start] * nb
     hbm_total = l2_total = wb_total = gm_total = 0
     t = now
     first = 0   # blocks started so far (their start entries come before every other entry)
@@ -160,22 +107,17 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
             cand[0] = start
             last = S - 1
             tracks = dev.pipe_tracks(cores[k], pipes) if recording else None
-            sums = _static_sums(cp)
-            static = sums is not None
-            if static:   # the sums that do not depend on the clock, made once per program
-                busy_pipe = sums[0][:]
-                fixed_of[k] = sums[1]
-                scal[k] = sums[2]
-            else:
-                busy_pipe = [0.0] * S
-                fixed_of[k] = [0.0] * S
-            state[k] = (tiles, n, last, end, nxt, cand, busy_pipe, tracks, static)
+            busy_pipe = [0.0] * S
+            fixed_pipe = [0.0] * S
+            state[k] = (tiles, n, last, end, nxt, cand, busy_pipe, fixed_pipe, tracks)
+            scalar_busy = 0.0
             resumed = False
             p, q = prio0, seq0 + k
         elif heap:   # a block back at the GM stage s it waited for (the step run_block resumes)
             t, q, k, s = heappop(heap)
             p = 1
-            tiles, n, last, end, nxt, cand, busy_pipe, tracks, static = state[k]
+            tiles, n, last, end, nxt, cand, busy_pipe, fixed_pipe, tracks = state[k]
+            scalar_busy = scal[k]
             resumed = True
         else:
             break
@@ -196,6 +138,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
                 if gm and best_t > t:   # run_block yields a timeout to the stage's start
                     heappush(heap, (t + (best_t - t), seq, k, s))
                     seq += 1
+                    scal[k] = scalar_busy
                     break
             if gm:
                 eng, bus, keyed, write, j = gm_terms
@@ -281,18 +224,13 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
                     hbm_total += miss
                 gm_total += nbytes
                 dur = fin - best_t + fixed
-                if static:   # (dur > 0: see _static_sums)
-                    busy_pipe[s] += dur
             e = best_t + dur
             end[s][i] = e
-            if static:   # the other sums are made
-                if recording and dur > 0:   # TraceRecorder.pipe_span, inlined
-                    items_append((tracks[s], label, best_t, dur, i, nbytes))
-            elif dur > 0:
+            if dur > 0:
                 busy_pipe[s] += dur
-                fixed_of[k][s] += fixed
-                scal[k] += scalar
-                if recording:
+                fixed_pipe[s] += fixed
+                scalar_busy += scalar
+                if recording:  # TraceRecorder.pipe_span, inlined
                     items_append((tracks[s], label, best_t, dur, i, nbytes))
             kk = i + 1
             nxt[s] = kk
@@ -340,6 +278,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
             if start > block_end:
                 block_end = start
             bend[k] = block_end
+            scal[k] = scalar_busy
             if block_end > t:
                 done.append((t + (block_end - t), 1, seq, k))
                 seq += 1
@@ -358,7 +297,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
     for _, _, _, k in done:
         st = state[k]
         if st is not None:
-            book_block(stats, cps[k].pipes, st[6], fixed_of[k], scal[k], 0, 0, 0, 0, bend[k] - start, 0, unit)
+            book_block(stats, cps[k].pipes, st[6], st[7], scal[k], 0, 0, 0, 0, bend[k] - start, 0, unit)
         c = cores[k]
         c.free = True
         free_lists[c.core_type].append(c)
