@@ -80,6 +80,8 @@ def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) 
 
 #: False: every kernel on the fast path runs its blocks' generators (the tests compare both)
 ONE_TILE_LOOP = True
+#: ``_positive(x)`` is ``0.0 < x`` (a duration that counts), for all(map(...))
+_positive = (0.0).__lt__
 #: False: one-tile blocks with L2-keyed ranges run their generators (the general loop), the
 #: reference the tests compare the one-tile loop's keyed steps with
 KEYED_ONE_TILE = True
@@ -349,15 +351,30 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             acc_fixed = acc_busy[:]
         acc_scalar = None   # [busy, fixed] of Pipe.SCALAR once a block had scalar ns
         acc_core = stats.core_ns.get(unit, 0.0)
+        prev = None   # the last block's program, its fixed ns per stage and its scalar ns summed
+        rng = range(len(pipes))
         for _, _, _, k in done:
             st = plans[k]
-            scalar_busy = 0.0
-            for j, x in enumerate(durs[k]):
-                if x > 0:
-                    c = st[j]
-                    acc_busy[j] += x
-                    acc_fixed[j] += c[1]
-                    scalar_busy += c[2]
+            d = durs[k]
+            if all(map(_positive, d)):   # every stage counts (the usual block): no test per stage
+                if st is not prev:
+                    prev = st
+                    fx = [c[1] for c in st]
+                    sc_all = 0.0
+                    for c in st:   # the scalar ns as the loop below adds them, stage by stage
+                        sc_all += c[2]
+                for j in rng:
+                    acc_busy[j] += d[j]
+                    acc_fixed[j] += fx[j]
+                scalar_busy = sc_all
+            else:
+                scalar_busy = 0.0
+                for j, x in enumerate(d):
+                    if x > 0:
+                        c = st[j]
+                        acc_busy[j] += x
+                        acc_fixed[j] += c[1]
+                        scalar_busy += c[2]
             if scalar_busy:
                 if acc_scalar is None:
                     acc_scalar = [busy.get(Pipe.SCALAR, 0.0), fixed_all.get(Pipe.SCALAR, 0.0)]

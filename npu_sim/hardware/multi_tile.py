@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from heapq import heappop, heappush
 
+from ..program import Pipe
 from .bandwidth import l2_write_cost_factor
 from .block_book import book_block
 
@@ -77,7 +78,10 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
         start = now
         prio0, seq0 = 0, 0
     seq = seq0 + nb
-    heap: list = []   # (time, sequence, block, stage): every entry queued has the driver's priority 1
+    # (time, sequence, block, then the step it waits for: stage, tile, start, the tile's table entry
+    # but its flag and on-chip time, the block's scalar ns so far): every entry queued has the
+    # driver's priority 1
+    heap: list = []
     done: list = []   # per ended block: (its end step's heap key..., the block)
     # per block: (tiles, n, last, end, nxt, cand, busy_pipe, fixed_pipe, tracks), None for an empty
     # block; its scalar ns so far and its end
@@ -113,20 +117,16 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
             scalar_busy = 0.0
             resumed = False
             p, q = prio0, seq0 + k
-        elif heap:   # a block back at the GM stage s it waited for (the step run_block resumes)
-            t, q, k, s = heappop(heap)
+        elif heap:   # a block back at the GM step it waited for (where run_block resumes)
+            t, q, k, s, i, best_t, fixed, scalar, nbytes, gm_terms, scalar_busy = heappop(heap)
             p = 1
             tiles, n, last, end, nxt, cand, busy_pipe, fixed_pipe, tracks = state[k]
-            scalar_busy = scal[k]
-            resumed = True
+            gm = resumed = True
         else:
             break
         while True:
-            if resumed:   # the stage the block waited for: its start is still the earliest
+            if resumed:   # the step the block waited for, as the heap entry keeps it
                 resumed = False
-                best_t = cand[s]
-                i = nxt[s]
-                gm, dur, fixed, scalar, nbytes, gm_terms = tiles[s][i]
             else:
                 # the startable stage with the earliest start, the first in stage order on a tie
                 best_t = min(cand)
@@ -136,9 +136,9 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
                 i = nxt[s]
                 gm, dur, fixed, scalar, nbytes, gm_terms = tiles[s][i]
                 if gm and best_t > t:   # run_block yields a timeout to the stage's start
-                    heappush(heap, (t + (best_t - t), seq, k, s))
+                    heappush(heap, (t + (best_t - t), seq, k, s, i, best_t, fixed, scalar, nbytes, gm_terms,
+                                    scalar_busy))
                     seq += 1
-                    scal[k] = scalar_busy
                     break
             if gm:
                 eng, bus, keyed, write, j = gm_terms
@@ -294,18 +294,76 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
     if done and done[-1][0] > t:
         t = done[-1][0]
     free_lists = dev.scheduler.free
-    for _, _, _, k in done:
-        st = state[k]
-        if st is not None:
-            book_block(stats, cps[k].pipes, st[6], st[7], scal[k], 0, 0, 0, 0, bend[k] - start, 0, unit)
-        c = cores[k]
-        c.free = True
-        free_lists[c.core_type].append(c)
+    if plan.same_pipes and "SCALAR" not in plan.pipes:
+        _book_running(stats, unit, done, state, cps, scal, bend, start)
+        for _, _, _, k in done:
+            c = cores[k]
+            c.free = True
+            free_lists[c.core_type].append(c)
+    else:
+        for _, _, _, k in done:
+            st = state[k]
+            if st is not None:
+                book_block(stats, cps[k].pipes, st[6], st[7], scal[k], 0, 0, 0, 0, bend[k] - start, 0, unit)
+            c = cores[k]
+            c.free = True
+            free_lists[c.core_type].append(c)
     stats.hbm_bytes += hbm_total
     stats.l2_hit_bytes += l2_total
     stats.writeback_bytes += wb_total
     stats.gm_bytes += gm_total
     return t
+
+
+def _book_running(stats, unit: str, done: list, state: list, cps, scal: list, bend: list, start: float) -> None:
+    """Add the ended blocks ``done`` (in that order) into ``stats`` as ``book_block`` adds
+    them one by one, for blocks that all have the same pipes, none twice and none SCALAR
+    (``KernelPlan.same_pipes``): each dict entry's running sum kept in a local, from the
+    value the dict held, with the same float additions in the same order, written once at
+    the end, new keys in the order book_block would insert them (the pipes in stage
+    order, then SCALAR). ``state[k]`` holds block ``k``'s busy and fixed ns per stage (None:
+    an empty block, not booked), ``scal[k]`` its scalar ns, ``bend[k]`` its end (ns), the
+    blocks started at ``start`` (ns)."""
+    busy, fixed_all = stats.busy, stats.fixed
+    pipes = None
+    acc_busy = acc_fixed = rng = None
+    acc_scalar = None   # [busy, fixed] of SCALAR once a block had scalar ns
+    core_ns = stats.core_ns
+    acc_core = 0.0
+    booked = 0
+    for _, _, _, k in done:
+        st = state[k]
+        if st is None:
+            continue
+        if pipes is None:   # the first block booked: its pipes' keys, as book_block inserts them
+            pipes = cps[k].pipes
+            acc_busy = [busy.get(p, 0.0) for p in pipes]
+            acc_fixed = [fixed_all.get(p, 0.0) for p in pipes]
+            rng = range(len(pipes))
+            acc_core = core_ns.get(unit, 0.0)
+        bp = st[6]
+        fp = st[7]
+        for j in rng:
+            acc_busy[j] += bp[j]
+            acc_fixed[j] += fp[j]
+        sc = scal[k]
+        if sc:
+            if acc_scalar is None:
+                acc_scalar = [busy.get(Pipe.SCALAR, 0.0), fixed_all.get(Pipe.SCALAR, 0.0)]
+            acc_scalar[0] += sc
+            acc_scalar[1] += sc
+        acc_core += bend[k] - start
+        booked += 1
+    if not booked:
+        return
+    for p, b, f in zip(pipes, acc_busy, acc_fixed):
+        busy[p] = b
+        fixed_all[p] = f
+    if acc_scalar is not None:
+        busy[Pipe.SCALAR], fixed_all[Pipe.SCALAR] = acc_scalar
+    core_ns[unit] = acc_core
+    blocks = stats.blocks
+    blocks[unit] = blocks.get(unit, 0) + booked
 
 
 __all__ = ["MULTI_TILE_LOOP", "multi_tile_blocks"]

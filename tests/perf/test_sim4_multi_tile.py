@@ -5,7 +5,8 @@ records, pipe spans (in order), the clock, the HBM and L2 servers' state, the L2
 (ranges in LRU order, dirty set, counters), the cores' free lists and the fast-path
 count. On random kernels (hypothesis): Cube-like and Vector-like blocks of several
 TileSpecs (some of count 0, some blocks empty), GM and on-chip steps mixed in a stage,
-keyed reads and write-back writes, queue depths 1-3, an L2 small enough to evict dirty
+keyed reads and write-back writes, queue depths 1-3, blocks of one pipe sequence (their
+sums kept running) or of two (a pipe twice: booked block by block), an L2 small enough to evict dirty
 ranges or one range, an L2-resident share (``KernelLaunch.gm``), with and without block
 dispatch time, pipe spans recorded or not; MIX kernels and a second stream make some
 kernels take the generators or the event path. And on a light ONNX model (ShuffleNet: convolutions of
@@ -25,6 +26,7 @@ from tests.perf.test_blocks_one_tile import _model
 _CUBE = (Pipe.MTE2, Pipe.MTE1, Pipe.CUBE, Pipe.FIXPIPE)
 _VEC = (Pipe.MTE2, Pipe.VECTOR, Pipe.MTE3)
 _MIX = (Pipe.MTE2, Pipe.MTE1, Pipe.CUBE, Pipe.FIXPIPE, Pipe.VECTOR, Pipe.MTE3)
+_VEC2 = (Pipe.MTE2, Pipe.VECTOR, Pipe.MTE3, Pipe.VECTOR, Pipe.MTE3)
 
 
 def _stage(rng, p, k):
@@ -60,7 +62,7 @@ def _run(seed: int, chip_name: str, l2_bytes: int, dispatch: bool, recording: bo
         dev.recorder.pipes = False
     streams = [dev.create_stream(), dev.create_stream()]
     for k in range(8):
-        kind = rng.choice(("AIC", "AIC", "AIV", "AIV", "MIX"))
+        kind = rng.choice(("AIC", "AIC", "AIV", "AIV", "AIV2", "MIX"))
         if kind == "MIX":
             ctype, pipes, dim = CoreType.MIX, _MIX, chip.aic_count
         elif kind == "AIC":
@@ -68,6 +70,8 @@ def _run(seed: int, chip_name: str, l2_bytes: int, dispatch: bool, recording: bo
         else:
             ctype, pipes, dim = CoreType.AIV, _VEC, chip.vector_core_count
         progs = [_prog(rng, pipes) for _ in range(3)]
+        if kind == "AIV2":   # blocks whose pipes differ, one pipe twice: booked block by block
+            progs[1] = _prog(rng, _VEC2)
         blocks = tuple(progs[b % 3] for b in range(rng.randint(1, dim)))
         spec = KernelSpec(f"k{k}", ctype, blocks, rng.choice((1, 2, 3)), {})
         addr, size = 1 << 20, rng.choice((64 * 1024, l2_bytes // 4))   # reads what an earlier kernel wrote
