@@ -50,6 +50,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
     (ns) of the last step, as the driver does."""
     cps = plan.cps
     nb = len(cps)
+    NEVER = _NEVER   # a local: read at every step
     rec = dev.recorder
     recording = rec.enabled and rec.pipes   # trace level "kernels" keeps no pipe span
     items_append = rec.pipe_sink() if recording else None
@@ -107,7 +108,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
             zeros = [0.0] * n
             end = [zeros[:] for _ in range(S)]
             nxt = [0] * S
-            cand = [_NEVER] * S
+            cand = [NEVER] * S
             cand[0] = start
             last = S - 1
             tracks = dev.pipe_tracks(cores[k], pipes) if recording else None
@@ -130,7 +131,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
             else:
                 # the startable stage with the earliest start, the first in stage order on a tie
                 best_t = min(cand)
-                if best_t == _NEVER:   # every step done
+                if best_t == NEVER:   # every step done
                     break
                 s = cand.index(best_t)
                 i = nxt[s]
@@ -236,13 +237,13 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
             nxt[s] = kk
             # cand[s]: the stage's next start (run_block's _start_of, inlined): end[s][kk - 1] is e
             if kk >= n or (s and nxt[s - 1] <= kk):
-                u = _NEVER
+                u = NEVER
             else:
                 u = end[s - 1][kk] if s else start
                 if s < last and kk >= bn:
                     jj = kk - bn
                     if nxt[s + 1] <= jj:
-                        u = _NEVER
+                        u = NEVER
                     elif end[s + 1][jj] > u:
                         u = end[s + 1][jj]
                 if e > u:
@@ -254,7 +255,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
                 if r < last and i >= bn:
                     jj = i - bn
                     if nxt[r + 1] <= jj:
-                        u = _NEVER
+                        u = NEVER
                     elif end[r + 1][jj] > u:
                         u = end[r + 1][jj]
                 if i and end[r][i - 1] > u:
@@ -264,7 +265,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
                 r = s - 1
                 kk = i + bn
                 if kk >= n or (r and nxt[r - 1] <= kk):
-                    u = _NEVER
+                    u = NEVER
                 else:
                     u = end[r - 1][kk] if r else start
                     if e > u:
@@ -272,7 +273,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
                     if end[r][kk - 1] > u:
                         u = end[r][kk - 1]
                 cand[r] = u
-        if best_t == _NEVER:   # the block ends (run_block's timeout to its end, if ahead)
+        if best_t == NEVER:   # the block ends (run_block's timeout to its end, if ahead)
             # run_block's running maximum of its steps' ends, from its start
             block_end = max(map(max, end))
             if start > block_end:
