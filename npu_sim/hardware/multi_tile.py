@@ -107,7 +107,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
             tiles = cp.tiles
             zeros = [0.0] * n
             end = [zeros[:] for _ in range(S)]
-            nxt = [0] * S
+            nxt = [0] * S + [-1]   # -1: the next tile of no stage (after the last, before the first)
             cand = [NEVER] * S
             cand[0] = start
             last = S - 1
@@ -249,7 +249,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
                 if e > u:
                     u = e
             cand[s] = u
-            if s < last and nxt[s + 1] == i:   # the next stage waited for this tile
+            if nxt[s + 1] == i:   # the next stage waited for this tile (never past the last: -1)
                 r = s + 1
                 u = e
                 if r < last and i >= bn:
@@ -261,7 +261,7 @@ def multi_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pl
                 if i and end[r][i - 1] > u:
                     u = end[r][i - 1]
                 cand[r] = u
-            if s and nxt[s - 1] - bn == i:   # the previous stage waited for the slot tile i frees
+            if nxt[s - 1] - bn == i:   # the previous stage waited for the slot tile i frees (s = 0: -1)
                 r = s - 1
                 kk = i + bn
                 if kk >= n or (r and nxt[r - 1] <= kk):
