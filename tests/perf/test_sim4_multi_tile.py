@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from npu_sim import BlockProgram, CoreType, Device, GmRange, KernelLaunch, KernelSpec, Pipe, Stage, TileSpec
@@ -104,7 +105,7 @@ def _both(monkeypatch, *args):
 @given(seed=st.integers(0, 10 ** 6), chip=st.sampled_from(["ascend910b2", "tiny"]),
        l2=st.sampled_from([40 * 1024, 150 * 1024, 1 << 30]), dispatch=st.booleans(), recording=st.booleans())
 def test_multi_tile_loop_equals_generators(seed, chip, l2, dispatch, recording):
-    with _patch() as mp:
+    with pytest.MonkeyPatch.context() as mp:   # (a function-scoped fixture would span the examples)
         ref, new, _ = _both(mp, seed, chip, l2, dispatch, recording)
     assert ref == new
     assert ref[4][0][1] > 0   # HBM booked
@@ -129,8 +130,3 @@ def test_multi_tile_loop_equals_generators_model(monkeypatch):
     monkeypatch.setattr(multi_tile, "MULTI_TILE_LOOP", True)
     new = _model("light_shufflenet")
     assert ref == new and new[3] > 0
-
-
-def _patch():
-    import pytest
-    return pytest.MonkeyPatch.context()
