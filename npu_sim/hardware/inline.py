@@ -17,6 +17,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 
 from ..program import Pipe
+from . import multi_tile as _multi
 from . import pipeline as _pipeline
 from .bandwidth import l2_write_cost_factor
 from .block_book import book_block
@@ -79,6 +80,8 @@ def run_blocks_inline(gens: list, clock: InlineClock, dispatch_ns: float = 0.0) 
 
 #: False: every kernel on the fast path runs its blocks' generators (the tests compare both)
 ONE_TILE_LOOP = True
+#: ``_positive(x)`` is ``0.0 < x`` (a duration that counts), for all(map(...))
+_positive = (0.0).__lt__
 #: False: one-tile blocks with L2-keyed ranges run their generators (the general loop), the
 #: reference the tests compare the one-tile loop's keyed steps with
 KEYED_ONE_TILE = True
@@ -94,7 +97,9 @@ def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, pl
     When every block is a one-tile program (``KernelPlan.one_tile``, the lean case
     of hardware/single_tile.py), the blocks run in :func:`_one_tile_blocks` instead: the
     same steps in the same order, with no generator per block.
-    tests/perf/test_blocks_one_tile.py compares both paths."""
+    tests/perf/test_blocks_one_tile.py compares both paths. The other kernels of plain
+    AIC/AIV cores run in hardware/multi_tile.py's loop, likewise without generators
+    (tests/perf/test_sim4_multi_tile.py); a fused MIX kernel's blocks run their generators."""
     sched = dev.scheduler
     cores = sched.take_free(spec.core_type, len(spec.blocks))
     now = dev.env._now
@@ -102,12 +107,23 @@ def run_kernel_inline(dev, spec, stats, scope, unit: str, dispatch_ns: float, pl
         plan = dev.kernel_plan(spec)
     if ONE_TILE_LOOP and _pipeline.SINGLE_TILE and (plan.single or KEYED_ONE_TILE and plan.one_tile):
         return _one_tile_blocks(dev, spec, stats, unit, dispatch_ns, cores, plan, now, scope)
+    if _multi.MULTI_TILE_LOOP and plan.cps is not None and _general_loop_as_is():
+        return _multi.multi_tile_blocks(dev, spec, stats, unit, dispatch_ns, cores, plan, now, scope)
     clock = InlineClock(now)
     release = sched.release
     run_block = _pipeline.run_block
     gens = [run_block(dev, core, prog, spec, stats, scope, unit, 0.0, release, clock)
             for core, prog in zip(cores, spec.blocks)]
     return run_blocks_inline(gens, clock, dispatch_ns)
+
+
+def _general_loop_as_is() -> bool:
+    """True when run_block's reference switches (pipeline.py ``SINGLE_TILE``, ``SCAN_ALL``,
+    ``INLINE_L2``, ``DIRECT_DELAYS``) are as shipped, so that hardware/multi_tile.py's loop
+    does what run_block does; a test that sets one to its reference value compares run_block's
+    two ways, the fast path's generators included."""
+    p = _pipeline
+    return p.SINGLE_TILE and not p.SCAN_ALL and p.INLINE_L2 and p.DIRECT_DELAYS
 
 
 def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, plan, now: float, scope=None) -> float:
@@ -335,15 +351,30 @@ def _one_tile_blocks(dev, spec, stats, unit: str, dispatch_ns: float, cores, pla
             acc_fixed = acc_busy[:]
         acc_scalar = None   # [busy, fixed] of Pipe.SCALAR once a block had scalar ns
         acc_core = stats.core_ns.get(unit, 0.0)
+        prev = None   # the last block's program, its fixed ns per stage and its scalar ns summed
+        rng = range(len(pipes))
         for _, _, _, k in done:
             st = plans[k]
-            scalar_busy = 0.0
-            for j, x in enumerate(durs[k]):
-                if x > 0:
-                    c = st[j]
-                    acc_busy[j] += x
-                    acc_fixed[j] += c[1]
-                    scalar_busy += c[2]
+            d = durs[k]
+            if all(map(_positive, d)):   # every stage counts (the usual block): no test per stage
+                if st is not prev:
+                    prev = st
+                    fx = [c[1] for c in st]
+                    sc_all = 0.0
+                    for c in st:   # the scalar ns as the loop below adds them, stage by stage
+                        sc_all += c[2]
+                for j in rng:
+                    acc_busy[j] += d[j]
+                    acc_fixed[j] += fx[j]
+                scalar_busy = sc_all
+            else:
+                scalar_busy = 0.0
+                for j, x in enumerate(d):
+                    if x > 0:
+                        c = st[j]
+                        acc_busy[j] += x
+                        acc_fixed[j] += c[1]
+                        scalar_busy += c[2]
             if scalar_busy:
                 if acc_scalar is None:
                     acc_scalar = [busy.get(Pipe.SCALAR, 0.0), fixed_all.get(Pipe.SCALAR, 0.0)]
