@@ -35,6 +35,14 @@ L2_COUNTER_SERIES = "L2 hit rate (%)"
 TRACE_LEVELS = ("pipes", "kernels", "off")
 #: mean Chrome-JSON bytes per event (:meth:`Profiler.estimate_trace_bytes`)
 PIPE_SPAN_BYTES, OTHER_SPAN_BYTES, COUNTER_BYTES = 135, 270, 110
+#: reference switch (issue 17): at trace level "pipes" a recording is packed after a
+#: device run (:meth:`Profiler.device_ran`) only once it holds this many list slots
+#: recorded since its last pack (``npu_sim.trace.TraceRecorder.tail_slots``: one a pipe
+#: span, nine another span; 2^17 slots are about 20 MB of tuples). A model run keeps
+#: fewer (light VGG-19 ~60,000, MiniLM 8x128 ~24,000), so its spans go to the trace
+#: writer as recorded instead of being packed into columns and unpacked again
+#: (MiniLM: ~50-70 ms of packing). 0: pack after every run, as at the other levels.
+PACK_MIN_SLOTS = 1 << 17
 
 
 class Profiler:
@@ -110,14 +118,17 @@ class Profiler:
     def device_ran(self) -> None:
         """Call after the device ran: adds the kernels' L2 samples (:meth:`l2_samples`),
         packs both recordings (keeps a long trace out of the garbage collector's way,
-        ``npu_sim.trace``) and notes where they stand."""
+        ``npu_sim.trace``; at level "pipes" only a recording past
+        :data:`PACK_MIN_SLOTS`) and notes where they stand."""
         dev = self.ctx.device
         if dev is None:
             return
         self.l2_samples()
-        self.host.pack()
-        dev.recorder.pack()
-        mark = (len(self.host), len(dev.recorder))
+        lazy = PACK_MIN_SLOTS and self.level == "pipes"
+        for rec in (self.host, dev.recorder):
+            if not lazy or rec.tail_slots() >= PACK_MIN_SLOTS:
+                rec.pack()
+        mark = (len(self.host), len(dev.recorder))   # incremental: TraceRecorder.__len__ keeps its count
         if not self._marks or self._marks[-1] != mark:
             self._marks.append(mark)
 

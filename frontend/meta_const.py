@@ -23,6 +23,10 @@ Placeholders never become zeros by accident:
   raises :class:`MetaConstantError` (a placeholder graph cannot give numbers);
 * a constant read anywhere else is materialised at load with its true values (the
   initializer is converted then; a ConstantOfShape fill is exact as a broadcast).
+
+A full load keeps its big fills as broadcasts too while it folds, then makes them real
+with :func:`share_fills` (issue 17: one shared buffer per fill value, so fewer fresh
+pages are touched); nothing stays a placeholder there.
 """
 from __future__ import annotations
 
@@ -71,3 +75,27 @@ def wants_placeholder(shape, dtype) -> bool:
 def host_bytes(constants: dict) -> int:
     """Bytes of constant data really held on the host (a placeholder counts one element)."""
     return sum(a.itemsize if is_placeholder(a) else np.asarray(a).nbytes for a in constants.values())
+
+
+def share_fills(consts: dict) -> None:
+    """Make every broadcast constant of a full load (a big ConstantOfShape fill kept as
+    a placeholder while folding, or anything folded from one: an array whose strides are
+    all 0 holds one value) real: a read-only C-contiguous view of one buffer per
+    (dtype, value) as large as the largest such constant, filled once. The light
+    models fill every weight with one value (0.02): light VGG-19's 550 MB of fills then
+    touch 411 MB of fresh pages (its largest weight) instead of 550 MB, light
+    ResNet-50's 94 MB about 9 MB; first-touch page faults are most of a fill's cost.
+    The values are those ``np.full`` gives; the views are read-only, as every uploaded
+    constant becomes (``frontend.program.freeze``), and their bytes are immutable, so an
+    upload shares them (``npu_sim.device_memory``)."""
+    groups: dict[tuple, list[str]] = {}
+    for name, v in consts.items():
+        if is_placeholder(v):
+            groups.setdefault((v.dtype.str, v.reshape(-1)[:1].tobytes()), []).append(name)
+    for names in groups.values():
+        first = consts[names[0]]
+        buf = np.full(max(consts[n].size for n in names), first.reshape(-1)[0], dtype=first.dtype)
+        buf.flags.writeable = False
+        for n in names:
+            v = consts[n]
+            consts[n] = buf[:v.size].reshape(v.shape)

@@ -29,10 +29,15 @@ from npu_sim.host_gc import with_gc_paused
 from .errors import UnsupportedModelError
 from .fusion import fuse_attention as _fuse_attention
 from .graph import Graph, Node
-from .meta_const import DATA_SLOTS, is_placeholder, placeholder, wants_placeholder
+from .meta_const import DATA_SLOTS, is_placeholder, placeholder, share_fills, wants_placeholder
 from .onnx_infer import InferMemo, elem_dtype, is_static, infer_node_shapes
 
 __all__ = ["Graph", "Node", "UnsupportedModelError", "load_onnx"]
+
+#: reference switch (issue 17): a big ConstantOfShape fill of a full load becomes a
+#: read-only view of one buffer per (dtype, value) shared by all such fills
+#: (:func:`frontend.meta_const.share_fills`); False: its own ``np.full`` array each, as before
+SHARED_FILLS = True
 
 
 #: element types whose little-endian ``raw_data`` bytes are the array as they are (one
@@ -90,7 +95,8 @@ def _fold_one(node: onnx.NodeProto, values: list[np.ndarray], opset: int, meta_o
     if op == "ConstantOfShape":
         value = at.get("value", np.zeros(1, np.float32))
         shape = tuple(int(d) for d in values[0])
-        if meta_only and wants_placeholder(shape, value.dtype):   # one value everywhere: exact as a broadcast
+        if (meta_only or SHARED_FILLS) and wants_placeholder(shape, value.dtype):
+            # one value everywhere: exact as a broadcast (a full load makes it real: share_fills)
             return [placeholder(shape, value.dtype, value.reshape(-1)[0])]
         return [np.full(shape, value.reshape(-1)[0], dtype=value.dtype)]
     if op == "Constant":
@@ -296,6 +302,8 @@ def load_onnx(path_or_model: str | Path | onnx.ModelProto, overrides: dict[str, 
     outputs = [o.name for o in g.output]
     if meta_only:
         _materialise_non_data(nodes, consts, lost, outputs)
+    elif SHARED_FILLS:
+        share_fills(consts)
     for name in outputs:
         if name in consts and name not in inputs:
             consts[name + "__const"] = consts.pop(name)

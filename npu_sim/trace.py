@@ -98,7 +98,7 @@ class TraceRecorder:
     that are not dicts, and leaves that cannot be pickled, are kept as they are.
     """
 
-    __slots__ = ("enabled", "pipes", "_items", "counters", "_packed", "_pack_from")
+    __slots__ = ("enabled", "pipes", "_items", "counters", "_packed", "_pack_from", "_counted")
 
     def __init__(self, enabled: bool = True, spans: list[Span] | None = None,
                  counters: list[Counter] | None = None):
@@ -109,6 +109,8 @@ class TraceRecorder:
         self._items: list = list(spans) if spans else []   # _items[:_pack_from] are Span objects
         self._packed = SpanColumns()     # packed entries, recorded after _items[:_pack_from]
         self._pack_from = len(self._items)
+        #: (_pack_from, slots of _items counted, entries among _items[_pack_from:those]) for __len__
+        self._counted: tuple[int, int, int] | None = None
         self.counters: list[Counter] = list(counters) if counters else []
 
     @property
@@ -123,6 +125,7 @@ class TraceRecorder:
             items[pf:] = tail          # in place: the pipeline appends through a cached list.append
             self._packed.clear()
             self._pack_from = len(items)
+            self._counted = None
         return items
 
     def entries(self) -> list[tuple]:
@@ -191,6 +194,7 @@ class TraceRecorder:
                 packed._other(e)
                 i += 1
         del items[pf:]                 # in place (see spans)
+        self._counted = None
 
     def pipe_span(self, track: tuple[str, str], name: str, start_ns: float, dur_ns: float, tile: int,
                   nbytes: int) -> None:
@@ -216,13 +220,25 @@ class TraceRecorder:
         self._items.clear()
         self._packed.clear()
         self._pack_from = 0
+        self._counted = None
         self.counters.clear()
 
     def __len__(self) -> int:
         """Spans recorded so far: constant time right after :meth:`pack` or a read of
-        :attr:`spans`, else linear in the entries recorded since."""
-        pf = self._pack_from
-        return pf + len(self._packed) + sum(1 for _ in _entries(self._items, pf))
+        :attr:`spans`, else linear in the entries recorded since the last pack, read or
+        ``len`` (the count of the entries not yet packed is kept between calls, so a
+        caller that asks after every device run does not rescan them)."""
+        pf, items = self._pack_from, self._items
+        c = self._counted
+        start, n = (c[1], c[2]) if c is not None and c[0] == pf and c[1] <= len(items) else (pf, 0)
+        n += sum(1 for _ in _entries(items, start))
+        self._counted = (pf, len(items), n)
+        return pf + len(self._packed) + n
+
+    def tail_slots(self) -> int:
+        """List slots recorded since the last :meth:`pack` (or read of :attr:`spans`):
+        one per pipe span, nine per other span; constant time."""
+        return len(self._items) - self._pack_from
 
     def span_counts(self) -> tuple[int, int]:
         """(spans, of which pipe spans) recorded so far, without building ``spans``

@@ -56,6 +56,12 @@ def tile_program(td: ConvolutionTilingData, args: dict, tiling_key: int, *, name
 
 #: largest scratch buffer kept between bodies (bytes); a bigger one is allocated per call
 SCRATCH_MAX_BYTES = 256 << 20
+#: reference switch (issue 17): an im2col matrix larger than this (bytes) is built and
+#: multiplied in blocks of output rows of about this size (:func:`_gemm_by_rows`), so
+#: the "cols" scratch stays small (VGG-19's first convolutions: 115 MB of fresh pages
+#: otherwise) and each block is still in cache when the GEMM reads it; 0: one im2col
+#: copy and one GEMM whatever the size, as before
+IM2COL_BLOCK_BYTES = 8 << 20
 _SCRATCH = threading.local()
 
 
@@ -133,6 +139,8 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
                 for j in range(kw):
                     acc += v[:, :, :, :, i, j] * wf[:, 0, i, j].reshape(1, c, 1, 1)
             r = acc
+        elif n == 1 and g == 1 and (blocks := _row_blocks(co, cg * kh * kw, ho, wo)):
+            r = _gemm_by_rows(v, wf.reshape(co, cg * kh * kw), out, blocks)
         else:
             cols = _scratch("cols", (g, cg, kh, kw, n, ho, wo))
             cols[...] = v.reshape(n, g, cg, ho, wo, kh, kw).transpose(1, 2, 5, 6, 0, 3, 4)  # the one im2col copy
@@ -150,6 +158,45 @@ def conv2d_nchw(x: np.ndarray, w: np.ndarray, stride, pads, dilation, groups: in
         out[...] = r
         r = out
     return r
+
+
+#: smallest M*N*K of a block's GEMM: OpenBLAS computes smaller products with other
+#: kernels (its "direct" and "small matrix" sgemm paths, below 28*512*512 = 7.3 M
+#: multiply-adds), whose sums may round differently from the big one's
+MIN_BLOCK_MACS = 1 << 23
+
+
+def _row_blocks(co: int, k: int, ho: int, wo: int) -> list[tuple[int, int]] | None:
+    """Output-row bounds ``[(r0, r1), ...]`` splitting a one-image GEMM of ``co`` x ``k``
+    by ``ho * wo`` into near-equal blocks whose im2col rows take at most about
+    :data:`IM2COL_BLOCK_BYTES` each, or None to keep one GEMM: the matrix is no larger
+    than that, the switch is 0, or a block would fall below :data:`MIN_BLOCK_MACS`."""
+    if not IM2COL_BLOCK_BYTES or k * ho * wo * 4 <= IM2COL_BLOCK_BYTES:
+        return None
+    nb = min(ho, -(-k * ho * wo * 4 // IM2COL_BLOCK_BYTES))
+    if nb < 2 or co * k * (ho // nb) * wo < MIN_BLOCK_MACS:
+        return None
+    return [(i * ho // nb, (i + 1) * ho // nb) for i in range(nb)]
+
+
+def _gemm_by_rows(v: np.ndarray, w2: np.ndarray, out: np.ndarray | None, blocks) -> np.ndarray:
+    """The GEMM branch of :func:`conv2d_nchw` for one image and one group, by blocks of
+    output rows (``blocks``, :func:`_row_blocks`): ``v`` the [1, C, Ho, Wo, kh, kw]
+    window view, ``w2`` the [Cout, C*kh*kw] float32 weights. Each block's im2col rows
+    are copied into the "cols" scratch and multiplied into its columns of the [Cout,
+    Ho*Wo] result (a strided ``out=``, which BLAS takes as it is), so the scratch stays
+    small and is still in cache when the GEMM reads it. Every output element is the
+    same dot product over the same K, summed by the same BLAS kernel as in the one-GEMM
+    form (``tests/perf/test_full4_conv_blocks.py`` compares the bytes). Returns the
+    float32 [1, Cout, Ho, Wo] result (``out`` when given)."""
+    _, c, ho, wo, kh, kw = v.shape
+    co, k = w2.shape
+    res = out.reshape(co, ho * wo) if out is not None else np.empty((co, ho * wo), np.float32)
+    for r0, r1 in blocks:
+        cols = _scratch("cols", (c, kh, kw, r1 - r0, wo))
+        cols[...] = v[0, :, r0:r1].transpose(0, 3, 4, 1, 2)          # [C, kh, kw, rows, Wo]
+        np.matmul(w2, cols.reshape(k, (r1 - r0) * wo), out=res[:, r0 * wo:r1 * wo])
+    return out if out is not None else res.reshape(1, co, ho, wo)
 
 
 def direct_out(ov: np.ndarray, *reads) -> np.ndarray | None:
